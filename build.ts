@@ -1,0 +1,349 @@
+/**
+ * Client build: esbuild bundles `client/main.tsx` (preact/compat flavour by default, real
+ * react-dom with `--react`), copies `static/` with index.html pointing at the hashed files,
+ * bundles the service worker with the precache list of this very build, and reports sizes.
+ *
+ *   deno run -A build.ts [--react] [--out DIR] [--no-minify]
+ */
+import * as esbuild from "esbuild";
+import { createHash } from "node:crypto";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+/** Which UI runtime the bundle carries: preact/compat (~7 KB gzip) or React 19 (~69 KB). */
+export type Flavour = "preact" | "react";
+
+export interface BuildOptions {
+  flavour: Flavour;
+  /** Emptied first, then filled. Refused when it is the project or one of its parents. */
+  outDir: string;
+  /** Default true. */
+  minify?: boolean;
+}
+
+/** One file of the build, addressed by the URL path the server gives it. */
+export interface OutputFile {
+  path: string;
+  bytes: number;
+  gzipBytes: number;
+}
+
+export interface BuildReport {
+  flavour: Flavour;
+  outDir: string;
+  /** Every file in outDir (source maps included), sorted by path. */
+  files: OutputFile[];
+  /** URL paths of the JS the shell loads up front: the entry first, then its static chunks. */
+  firstLoadJs: string[];
+  /** Sum of gzipBytes over firstLoadJs. */
+  firstLoadJsGzip: number;
+  /** URL path of the stylesheet index.html links, if the app imports any CSS. */
+  css: string | null;
+}
+
+const ROOT = dirname(fileURLToPath(import.meta.url));
+const ENTRY = "client/main.tsx";
+const SERVICE_WORKER = "client/sw/sw.ts";
+const STATIC_DIR = "static";
+const ASSETS = "assets";
+/**
+ * Browsers targeted: Chrome 90+ (Android) and Safari 14.1+ / iOS 14.5+. Safari 14.0 is left
+ * out: esbuild marks its destructuring as buggy and cannot lower it (workbox uses it).
+ */
+const TARGET = ["es2020", "chrome90", "safari14.1", "ios14.5"];
+/** Files never precached: the worker itself, source maps, crawler hints. */
+const NOT_PRECACHED = [/^\/sw\.js(\.map)?$/, /\.map$/, /^\/robots\.txt$/];
+
+/**
+ * The preact flavour swaps React for preact/compat at resolve time, so app code imports
+ * `react` and `@preact/signals-react` either way. The jsx runtime goes through compat's
+ * own re-export, which also loads compat's React-compatible vnode hooks (className,
+ * onChange…) even in a module that only renders JSX.
+ */
+const PREACT_ALIASES: Record<string, string> = {
+  "react": "preact/compat",
+  "react-dom": "preact/compat",
+  "react-dom/client": "preact/compat/client",
+  "react/jsx-runtime": "preact/compat/jsx-runtime",
+  "react/jsx-dev-runtime": "preact/compat/jsx-dev-runtime",
+  "@preact/signals-react": "@preact/signals",
+  "@preact/signals-react/runtime": "./client/lib/signals_runtime_shim.ts",
+  "@preact/signals-react/utils": "@preact/signals/utils",
+};
+
+/** Where the CLI writes when no `--out` is given. */
+export function defaultOutDir(flavour: Flavour): string {
+  return join(ROOT, "dist", flavour);
+}
+
+/** Builds the client, the shell and the service worker into `opts.outDir`. */
+export async function build(opts: BuildOptions): Promise<BuildReport> {
+  const outDir = resolve(opts.outDir);
+  const minify = opts.minify ?? true;
+  await emptyDir(outDir);
+
+  const app = await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: { main: ENTRY },
+    outdir: join(outDir, ASSETS),
+    publicPath: `/${ASSETS}/`,
+    entryNames: "[name]-[hash]",
+    chunkNames: "[name]-[hash]",
+    assetNames: "[name]-[hash]",
+    bundle: true,
+    splitting: true,
+    format: "esm",
+    platform: "browser",
+    target: TARGET,
+    minify,
+    sourcemap: "linked",
+    metafile: true,
+    jsx: "automatic",
+    jsxImportSource: "react",
+    alias: opts.flavour === "preact" ? PREACT_ALIASES : {},
+    define: { "process.env.NODE_ENV": '"production"' },
+    loader: {
+      ".png": "file",
+      ".jpg": "file",
+      ".svg": "file",
+      ".webp": "file",
+      ".woff": "file",
+      ".woff2": "file",
+    },
+    logLevel: "warning",
+  });
+  const shell = shellFiles(app.metafile, outDir);
+
+  await copyStatic(join(ROOT, STATIC_DIR), outDir, shell);
+  await buildServiceWorker(outDir, minify);
+
+  const files = await measure(outDir);
+  const gzipOf = new Map(files.map((f) => [f.path, f.gzipBytes]));
+  return {
+    flavour: opts.flavour,
+    outDir,
+    files,
+    firstLoadJs: shell.js,
+    firstLoadJsGzip: shell.js.reduce((sum, p) => sum + (gzipOf.get(p) ?? 0), 0),
+    css: shell.css,
+  };
+}
+
+/** The hashed files index.html loads. */
+export interface Shell {
+  /** Entry first, then every chunk it imports statically (transitively). */
+  js: string[];
+  css: string | null;
+}
+
+/** Reads the entry's static import graph and stylesheet out of esbuild's metafile. */
+function shellFiles(meta: esbuild.Metafile, outDir: string): Shell {
+  const urlOf = (output: string) => toUrlPath(outDir, resolve(ROOT, output));
+  const outputs = Object.entries(meta.outputs);
+  const entry = outputs.find(([, o]) => o.entryPoint === ENTRY);
+  if (!entry) throw new Error(`esbuild produced no output for ${ENTRY}`);
+
+  const seen = new Set<string>();
+  const walk = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    for (const imp of meta.outputs[output]?.imports ?? []) {
+      if (imp.kind === "import-statement" && !imp.external) walk(imp.path);
+    }
+  };
+  walk(entry[0]);
+
+  const css = entry[1].cssBundle ?? null;
+  // esbuild emits CSS reached only through import() as a separate file that nothing loads.
+  const strayCss = outputs.map(([p]) => p).filter((p) => p.endsWith(".css") && p !== css);
+  if (strayCss.length) {
+    throw new Error(
+      `CSS imported only from lazily loaded code would never be applied: ${strayCss.join(", ")}.` +
+        ` Import it from a module that ${ENTRY} imports statically.`,
+    );
+  }
+  return { js: [...seen].map(urlOf), css: css ? urlOf(css) : null };
+}
+
+/** Copies static/ into outDir; index.html gets the stylesheet, preloads and entry script. */
+async function copyStatic(from: string, to: string, shell: Shell): Promise<void> {
+  for await (const file of walk(from)) {
+    const target = join(to, relative(from, file));
+    await Deno.mkdir(dirname(target), { recursive: true });
+    if (relative(from, file) === "index.html") {
+      await Deno.writeTextFile(target, injectShell(await Deno.readTextFile(file), shell));
+    } else {
+      await Deno.copyFile(file, target);
+    }
+  }
+}
+
+/**
+ * Adds the hashed files to the shell's head. Only external scripts and stylesheets: the
+ * server's CSP is `script-src 'self'`, so an inline script or style would be blocked.
+ */
+export function injectShell(html: string, shell: Shell): string {
+  if (/<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)) {
+    throw new Error("static/index.html must not contain inline scripts, styles or handlers");
+  }
+  if (!html.includes("</head>")) throw new Error("static/index.html has no </head>");
+  const [entry, ...chunks] = shell.js;
+  const tags = [
+    ...(shell.css ? [`<link rel="stylesheet" href="${shell.css}">`] : []),
+    ...chunks.map((src) => `<link rel="modulepreload" href="${src}">`),
+    `<script type="module" src="${entry}"></script>`,
+  ];
+  return html.replace(
+    /([ \t]*)<\/head>/,
+    (_, indent: string) => `${tags.map((t) => `${indent}  ${t}\n`).join("")}${indent}</head>`,
+  );
+}
+
+/** A workbox precache entry: hashed names need no revision, the rest get a content hash. */
+export interface PrecacheEntry {
+  url: string;
+  revision: string | null;
+}
+
+/** Lists every file of outDir the service worker should precache. */
+export async function precacheManifest(outDir: string): Promise<PrecacheEntry[]> {
+  const entries: PrecacheEntry[] = [];
+  for await (const file of walk(outDir)) {
+    const url = toUrlPath(outDir, file);
+    if (NOT_PRECACHED.some((re) => re.test(url))) continue;
+    const revision = url.startsWith(`/${ASSETS}/`)
+      ? null
+      : createHash("sha256").update(await Deno.readFile(file)).digest("hex").slice(0, 16);
+    entries.push({ url, revision });
+  }
+  return entries.sort((a, b) => a.url.localeCompare(b.url));
+}
+
+/**
+ * Bundles the worker as an IIFE (classic worker: registered without `type: "module"`,
+ * which Safari 14 lacks) with this build's precache list in place of `self.__WB_MANIFEST`.
+ * Built last so the list covers everything else; any change to the shell changes sw.js,
+ * which is what makes the browser install a new version.
+ */
+async function buildServiceWorker(outDir: string, minify: boolean): Promise<void> {
+  const manifest = await precacheManifest(outDir);
+  await esbuild.build({
+    absWorkingDir: ROOT,
+    entryPoints: [SERVICE_WORKER],
+    outfile: join(outDir, "sw.js"),
+    bundle: true,
+    format: "iife",
+    platform: "browser",
+    target: TARGET,
+    minify,
+    sourcemap: "linked",
+    define: {
+      "process.env.NODE_ENV": '"production"',
+      "self.__WB_MANIFEST": JSON.stringify(manifest),
+    },
+    logLevel: "warning",
+  });
+}
+
+/** Raw and gzip size of every file in outDir. */
+async function measure(outDir: string): Promise<OutputFile[]> {
+  const files: OutputFile[] = [];
+  for await (const file of walk(outDir)) {
+    const bytes = await Deno.readFile(file);
+    files.push({
+      path: toUrlPath(outDir, file),
+      bytes: bytes.length,
+      gzipBytes: gzipSync(bytes, { level: 9 }).length,
+    });
+  }
+  return files.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+/** The size table the CLI prints; source maps are left out (browsers fetch them only in devtools). */
+export function formatReport(report: BuildReport): string {
+  const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+  const firstLoad = new Set(report.firstLoadJs);
+  const rows = report.files.filter((f) => !f.path.endsWith(".map")).map((f) => [
+    `${firstLoad.has(f.path) ? "*" : " "} ${f.path}`,
+    kb(f.bytes),
+    kb(f.gzipBytes),
+  ]);
+  const header = ["  file", "raw", "gzip"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (r: string[]) =>
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+  return [
+    `${report.flavour} build → ${report.outDir}`,
+    line(header),
+    ...rows.map(line),
+    `* first-load JS: ${report.firstLoadJs.length} file(s), ${kb(report.firstLoadJsGzip)} gzip`,
+  ].join("\n");
+}
+
+/**
+ * Removes outDir and recreates it. Refuses a directory that holds the project, or one with
+ * content that is not a previous build (a mistyped `--out ~` must not wipe a home folder).
+ */
+async function emptyDir(dir: string): Promise<void> {
+  const fromDir = relative(dir, ROOT);
+  if (fromDir !== ".." && !fromDir.startsWith(".." + sep)) {
+    throw new Error(`refusing to empty ${dir}: it contains the project`);
+  }
+  const names: string[] = [];
+  try {
+    for await (const entry of Deno.readDir(dir)) names.push(entry.name);
+  } catch (e) {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  }
+  if (names.length && !names.includes("index.html") && !names.includes(ASSETS)) {
+    throw new Error(`refusing to empty ${dir}: it is not empty and holds no previous build`);
+  }
+  await Deno.remove(dir, { recursive: true }).catch((e) => {
+    if (!(e instanceof Deno.errors.NotFound)) throw e;
+  });
+  await Deno.mkdir(dir, { recursive: true });
+}
+
+async function* walk(dir: string): AsyncGenerator<string> {
+  const entries = [];
+  for await (const entry of Deno.readDir(dir)) entries.push(entry);
+  entries.sort((a, b) => a.name.localeCompare(b.name));
+  for (const entry of entries) {
+    if (entry.name.startsWith(".")) continue;
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) yield* walk(path);
+    else if (entry.isFile) yield path;
+  }
+}
+
+function toUrlPath(outDir: string, file: string): string {
+  return "/" + relative(outDir, file).split(sep).join("/");
+}
+
+function parseArgs(args: string[]): BuildOptions {
+  let flavour: Flavour = "preact";
+  let outDir: string | undefined;
+  let minify = true;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--react") flavour = "react";
+    else if (arg === "--preact") flavour = "preact";
+    else if (arg === "--no-minify") minify = false;
+    else if (arg === "--out" && args[i + 1]) outDir = args[++i];
+    else if (arg.startsWith("--out=")) outDir = arg.slice("--out=".length);
+    else throw new Error(`unknown argument ${arg}; usage: build.ts [--react] [--out DIR] [--no-minify]`);
+  }
+  return { flavour, outDir: outDir ?? defaultOutDir(flavour), minify };
+}
+
+if (import.meta.main) {
+  try {
+    console.log(formatReport(await build(parseArgs(Deno.args))));
+  } catch (e) {
+    console.error(e instanceof Error ? e.message : e);
+    Deno.exitCode = 1;
+  } finally {
+    await esbuild.stop();
+  }
+}

@@ -1,0 +1,5 @@
+/** The API contract (GUIDE §1): every call of spec §7, grouped as the spec groups them. */
+export * from "./endpoint.ts";
+export { session } from "./session.ts";
+import { session } from "./session.ts";
+export const contract = { session } as const;

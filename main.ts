@@ -1,0 +1,18 @@
+import { createApp } from "./server/app.ts";
+import { parseConfig } from "./server/config.ts";
+import { makeDeps, seedIfEmpty } from "./server/boot.ts";
+
+// main.ts only wires config → store → serve (GUIDE §2).
+const config = parseConfig(Deno.env.toObject());
+const deps = await makeDeps(config);
+if (await seedIfEmpty(deps)) {
+  console.log("Loaded the demo organisation; activation emails are in the outbox at /_outbox");
+}
+const meta = await deps.store.org.meta();
+const support = meta?.organisation.supportUrl;
+const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [] });
+Deno.serve({
+  port: config.PORT,
+  hostname: config.HOSTNAME,
+  onListen: ({ port }) => console.log(`QCard listening on http://localhost:${port}/`),
+}, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));

@@ -1,0 +1,60 @@
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { Deps, AppEnv } from "./env.ts";
+import { HttpError, notFound } from "./errors.ts";
+import { requireBearer } from "./middleware/auth.ts";
+import { securityHeaders } from "./middleware/security.ts";
+import { sessionRoutes } from "./routes/session.ts";
+import { outboxRoutes } from "./routes/outbox.ts";
+import { staticRoutes } from "./routes/static.ts";
+
+/** JSON bodies larger than this are refused with 413 before they are read. */
+export const MAX_JSON_BODY = 64 * 1024;
+
+/**
+ * Builds the whole HTTP app from its dependencies. No side effects: nothing is opened,
+ * read or started here (GUIDE habit 1), so tests build as many apps as they like.
+ */
+export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", securityHeaders(opts.frameSrc));
+  app.use("*", async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+
+  const api = new Hono<AppEnv>();
+  api.use("*", async (c, next) => {
+    await next();
+    // API answers carry personal data (and later card data): never stored by any cache.
+    c.header("Cache-Control", "no-store");
+  });
+  api.use(
+    "*",
+    bodyLimit({
+      maxSize: MAX_JSON_BODY,
+      onError: (c) =>
+        c.json({ error: "payload_too_large", message: "The request body is too large" }, 413),
+    }),
+  );
+  api.route("/", sessionRoutes());
+  // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
+  api.all("*", async (c) => {
+    await requireBearer(c);
+    throw notFound("No such call");
+  });
+  app.route("/bonita", api);
+
+  if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
+  staticRoutes(app, deps.config.STATIC_DIR);
+
+  app.notFound((c) => c.json({ error: "not_found", message: "Not found" }, 404));
+  app.onError((err, c) => {
+    if (err instanceof HttpError) {
+      return c.json({ error: err.code, message: err.message, ...err.extra }, err.status);
+    }
+    console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, err);
+    return c.json({ error: "internal", message: "Something went wrong" }, 500);
+  });
+  return app;
+}

@@ -1,0 +1,33 @@
+import { en, type TranslationKey } from "../client/i18n/locales/en.ts";
+import { format } from "../client/i18n/format.ts";
+
+export type Dict = Record<string, string>;
+
+/** Locales the server can serve; each module is loaded once, on first use. */
+const loaders: Record<string, () => Promise<Dict>> = {
+  en: () => Promise.resolve(en),
+  fr: async () => (await import("../client/i18n/locales/fr.ts")).fr,
+};
+export const LOCALES = Object.keys(loaders);
+
+/** Picks a supported locale from a tag or an Accept-Language header; English otherwise. */
+export function pickLocale(...candidates: (string | undefined | null)[]): string {
+  for (const c of candidates) {
+    if (!c) continue;
+    for (const part of c.split(",")) {
+      const lang = part.trim().slice(0, 2).toLowerCase();
+      if (lang in loaders) return lang;
+    }
+  }
+  return "en";
+}
+
+export async function dictionary(locale: string): Promise<Dict> {
+  return await (loaders[pickLocale(locale)] ?? loaders.en)();
+}
+
+export async function translate(locale: string) {
+  const d = await dictionary(locale);
+  return (key: TranslationKey, params?: Record<string, string | number>) =>
+    format(d[key] ?? en[key], params);
+}

@@ -1,0 +1,27 @@
+/**
+ * Opens Deno KV: a file by default, `:memory:` in tests, the managed KV on Deno Deploy
+ * (no path). Repositories take the `Deno.Kv` and own their key prefixes.
+ */
+export async function openKv(path: string, onDeploy: boolean): Promise<Deno.Kv> {
+  if (onDeploy) return await Deno.openKv();
+  if (path !== ":memory:") {
+    const dir = path.replace(/[/\\][^/\\]*$/, "");
+    if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true });
+  }
+  return await Deno.openKv(path);
+}
+
+/** Reads every value under a prefix (small collections: lookups, a user's devices). */
+export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[]> {
+  const out: T[] = [];
+  for await (const e of kv.list<T>({ prefix })) out.push(e.value);
+  return out;
+}
+
+/** Thrown when an atomic write lost a race: the caller re-reads or reports a conflict. */
+export class VersionConflict extends Error {
+  constructor(what: string) {
+    super(`concurrent change to ${what}`);
+    this.name = "VersionConflict";
+  }
+}

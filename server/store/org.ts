@@ -1,0 +1,36 @@
+import type { Org } from "../org/schema.ts";
+
+export type OrgMeta = Pick<Org, "organisation" | "settings">;
+export type SecretQuestion = Org["secretQuestions"][number];
+export type Team = Org["teams"][number];
+
+/**
+ * The organisation's configuration and reference data (spec §3 lookups). Each collection is
+ * stored under its own prefix so later issues read one entity without loading the file.
+ */
+export class OrgRepo {
+  constructor(private kv: Deno.Kv) {}
+
+  async meta(): Promise<OrgMeta | null> {
+    return (await this.kv.get<OrgMeta>(["org", "meta"])).value;
+  }
+
+  async secretQuestion(oid: string): Promise<SecretQuestion | null> {
+    return (await this.kv.get<SecretQuestion>(["secretq", oid])).value;
+  }
+
+  async secretQuestions(): Promise<SecretQuestion[]> {
+    return await this.list<SecretQuestion>("secretq");
+  }
+
+  async team(oid: string): Promise<Team | null> {
+    return (await this.kv.get<Team>(["team", oid])).value;
+  }
+
+  /** Every record of one reference collection, in key order. */
+  async list<T>(collection: string): Promise<T[]> {
+    const out: T[] = [];
+    for await (const e of this.kv.list<T>({ prefix: [collection] })) out.push(e.value);
+    return out;
+  }
+}

@@ -1,0 +1,44 @@
+import type { SaltedHash } from "../domain/secrets.ts";
+
+export interface User {
+  oid: string;
+  email: string;
+  fname: string;
+  lname: string;
+  locale: string;
+  canRequest: boolean;
+  isApprover: boolean;
+  teams: string[];
+  secret: { questionOid: string; answer: SaltedHash };
+}
+
+/** Users by oid, with a unique email index kept in the same atomic writes. */
+export class UserRepo {
+  constructor(private kv: Deno.Kv) {}
+
+  async get(oid: string): Promise<User | null> {
+    return (await this.kv.get<User>(["user", oid])).value;
+  }
+
+  async byEmail(email: string): Promise<User | null> {
+    const idx = await this.kv.get<string>(["user_by_email", email.trim().toLowerCase()]);
+    return idx.value ? await this.get(idx.value) : null;
+  }
+
+  async all(): Promise<User[]> {
+    const out: User[] = [];
+    for await (const e of this.kv.list<User>({ prefix: ["user"] })) out.push(e.value);
+    return out;
+  }
+
+  /** Adds the writes that store a user (and its email index) to an atomic operation. */
+  put(op: Deno.AtomicOperation, u: User): Deno.AtomicOperation {
+    return op.set(["user", u.oid], u).set(["user_by_email", u.email], u.oid);
+  }
+
+  async count(): Promise<number> {
+    let n = 0;
+    for await (const _ of this.kv.list({ prefix: ["user"] }, { limit: 1 })) n++;
+    return n;
+  }
+}

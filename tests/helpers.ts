@@ -1,0 +1,92 @@
+import { createApp } from "../server/app.ts";
+import { parseConfig } from "../server/config.ts";
+import { makeDeps, seedIfEmpty } from "../server/boot.ts";
+import type { Deps } from "../server/env.ts";
+
+export const DEMO = {
+  employee: "employee@demo.example",
+  approver: "approver@demo.example",
+  manager: "manager@demo.example",
+  delegate: "delegate@demo.example",
+};
+
+/** A fresh app on in-memory KV with the demo organisation seeded (cheap PIN hashing). */
+export async function testApp(env: Record<string, string> = {}) {
+  const config = parseConfig({
+    KV_PATH: ":memory:",
+    PIN_HASH_ITERATIONS: "1000",
+    STATIC_DIR: "./dist/preact",
+    ...env,
+  });
+  const kv = await Deno.openKv(":memory:");
+  const deps: Deps = await makeDeps(config, kv, { log: () => {} });
+  await seedIfEmpty(deps);
+  const app = createApp(deps);
+  let seq = 0;
+  const api = {
+    app,
+    deps,
+    kv,
+    close: () => kv.close(),
+    newDeviceId: () => `test-device-${++seq}-${crypto.randomUUID().slice(0, 8)}`,
+    /** Calls /bonita + path with JSON body and headers; returns status and parsed JSON. */
+    async call(
+      method: string,
+      path: string,
+      opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
+    ) {
+      const headers: Record<string, string> = { ...opts.headers };
+      let body: string | undefined = opts.raw;
+      if (opts.body !== undefined) {
+        body = JSON.stringify(opts.body);
+        headers["content-type"] = "application/json";
+      }
+      const res = await app.request(`/bonita${path}`, { method, headers, body });
+      const text = await res.text();
+      let json: unknown = null;
+      try {
+        json = text ? JSON.parse(text) : null;
+      } catch { /* not JSON: asserted by the caller */ }
+      return { status: res.status, json: json as Record<string, unknown>, res, text };
+    },
+    /** The newest activation code mailed to an address, read from the outbox. */
+    async latestCode(email: string): Promise<string> {
+      const [m] = await deps.outbox!.list({ to: email, limit: 1 });
+      const code = /activation code is (\d{5})/.exec(m?.text ?? "")?.[1];
+      if (!code) throw new Error(`no activation code mailed to ${email}`);
+      return code;
+    },
+    /** Full activation: check code, confirm PIN. Returns the bearer token and device id. */
+    async activate(email: string, pin = "135790") {
+      const deviceId = api.newDeviceId();
+      const code = await api.latestCode(email);
+      const h = { "device-id": deviceId };
+      const v = await api.call("POST", "/scmapi/expense/pwacheckvalidation", {
+        body: { verificationcode: code },
+        headers: h,
+      });
+      if (v.status !== 200) throw new Error(`checkvalidation ${v.status} ${v.text}`);
+      const p = await api.call("POST", "/scmapi/expense/pwaconfirmpin", {
+        body: { verificationcode: code, pin },
+        headers: h,
+      });
+      if (p.status !== 200) throw new Error(`confirmpin ${p.status} ${p.text}`);
+      return { token: String(p.json.token), deviceId, code };
+    },
+  };
+  return api;
+}
+
+export type TestApi = Awaited<ReturnType<typeof testApp>>;
+
+/** Runs a test body with a fresh app, closing KV afterwards. */
+export function withApp(fn: (api: TestApi) => Promise<void>, env?: Record<string, string>) {
+  return async () => {
+    const api = await testApp(env);
+    try {
+      await fn(api);
+    } finally {
+      api.close();
+    }
+  };
+}
