@@ -167,12 +167,19 @@ function shellFiles(meta: esbuild.Metafile, outDir: string): Shell {
 }
 
 /** Copies static/ into outDir; index.html gets the stylesheet, preloads and entry script. */
-async function copyStatic(from: string, to: string, shell: Shell): Promise<void> {
+async function copyStatic(
+  from: string,
+  to: string,
+  shell: Shell,
+): Promise<void> {
   for await (const file of walk(from)) {
     const target = join(to, relative(from, file));
     await Deno.mkdir(dirname(target), { recursive: true });
     if (relative(from, file) === "index.html") {
-      await Deno.writeTextFile(target, injectShell(await Deno.readTextFile(file), shell));
+      await Deno.writeTextFile(
+        target,
+        injectShell(await Deno.readTextFile(file), shell),
+      );
     } else {
       await Deno.copyFile(file, target);
     }
@@ -184,10 +191,16 @@ async function copyStatic(from: string, to: string, shell: Shell): Promise<void>
  * server's CSP is `script-src 'self'`, so an inline script or style would be blocked.
  */
 export function injectShell(html: string, shell: Shell): string {
-  if (/<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)) {
-    throw new Error("static/index.html must not contain inline scripts, styles or handlers");
+  if (
+    /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)
+  ) {
+    throw new Error(
+      "static/index.html must not contain inline scripts, styles or handlers",
+    );
   }
-  if (!html.includes("</head>")) throw new Error("static/index.html has no </head>");
+  if (!html.includes("</head>")) {
+    throw new Error("static/index.html has no </head>");
+  }
   const [entry, ...chunks] = shell.js;
   const tags = [
     ...(shell.css ? [`<link rel="stylesheet" href="${shell.css}">`] : []),
@@ -207,14 +220,17 @@ export interface PrecacheEntry {
 }
 
 /** Lists every file of outDir the service worker should precache. */
-export async function precacheManifest(outDir: string): Promise<PrecacheEntry[]> {
+export async function precacheManifest(
+  outDir: string,
+): Promise<PrecacheEntry[]> {
   const entries: PrecacheEntry[] = [];
   for await (const file of walk(outDir)) {
     const url = toUrlPath(outDir, file);
     if (NOT_PRECACHED.some((re) => re.test(url))) continue;
     const revision = url.startsWith(`/${ASSETS}/`)
       ? null
-      : createHash("sha256").update(await Deno.readFile(file)).digest("hex").slice(0, 16);
+      : createHash("sha256").update(await Deno.readFile(file)).digest("hex")
+        .slice(0, 16);
     entries.push({ url, revision });
   }
   return entries.sort((a, b) => a.url.localeCompare(b.url));
@@ -226,7 +242,10 @@ export async function precacheManifest(outDir: string): Promise<PrecacheEntry[]>
  * Built last so the list covers everything else; any change to the shell changes sw.js,
  * which is what makes the browser install a new version.
  */
-async function buildServiceWorker(outDir: string, minify: boolean): Promise<void> {
+async function buildServiceWorker(
+  outDir: string,
+  minify: boolean,
+): Promise<void> {
   const manifest = await precacheManifest(outDir);
   await esbuild.build({
     absWorkingDir: ROOT,
@@ -272,7 +291,8 @@ export function formatReport(report: BuildReport): string {
   const header = ["  file", "raw", "gzip"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
-    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+    r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join("  ");
   return [
     `${report.flavour} build → ${report.outDir}`,
     line(header),
@@ -296,8 +316,12 @@ async function emptyDir(dir: string): Promise<void> {
   } catch (e) {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
   }
-  if (names.length && !names.includes("index.html") && !names.includes(ASSETS)) {
-    throw new Error(`refusing to empty ${dir}: it is not empty and holds no previous build`);
+  if (
+    names.length && !names.includes("index.html") && !names.includes(ASSETS)
+  ) {
+    throw new Error(
+      `refusing to empty ${dir}: it is not empty and holds no previous build`,
+    );
   }
   await Deno.remove(dir, { recursive: true }).catch((e) => {
     if (!(e instanceof Deno.errors.NotFound)) throw e;
@@ -332,7 +356,9 @@ function parseArgs(args: string[]): BuildOptions {
     else if (arg === "--no-minify") minify = false;
     else if (arg === "--out" && args[i + 1]) outDir = args[++i];
     else if (arg.startsWith("--out=")) outDir = arg.slice("--out=".length);
-    else throw new Error(`unknown argument ${arg}; usage: build.ts [--react] [--out DIR] [--no-minify]`);
+    else {throw new Error(
+        `unknown argument ${arg}; usage: build.ts [--react] [--out DIR] [--no-minify]`,
+      );}
   }
   return { flavour, outDir: outDir ?? defaultOutDir(flavour), minify };
 }

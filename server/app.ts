@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { Deps, AppEnv } from "./env.ts";
+import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { securityHeaders } from "./middleware/security.ts";

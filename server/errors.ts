@@ -22,7 +22,6 @@ export const forbidden = (code: string, message: string, extra?: Record<string, 
   new HttpError(403, code, message, extra);
 export const notFound = (message = "Not found") => new HttpError(404, "not_found", message);
 export const conflict = (message: string) => new HttpError(409, "conflict", message);
-export const unprocessable = (code: string, message: string) =>
-  new HttpError(422, code, message);
+export const unprocessable = (code: string, message: string) => new HttpError(422, code, message);
 export const tooMany = (message = "Too many attempts, try again later") =>
   new HttpError(429, "rate_limited", message);

@@ -12,10 +12,13 @@
  * table breaks every device at once. A random 16-byte per-device salt removes
  * the shared table and {@link DEFAULT_ITERATIONS} (OWASP 2023 figure for
  * PBKDF2-SHA256) makes each guess cost ~100 ms in a browser, so the whole PIN
- * space costs about a CPU-day per device. The parameters travel with the
- * ciphertext ({@link Sealed}), so they can be raised later without breaking
- * devices that already hold a sealed token. Kept from spec §9: SHA-256,
- * AES-GCM with a 256-bit key and a fresh random 12-byte IV per encryption.
+ * space costs about a CPU-day per device. That is a cost, not a wall: a
+ * GPU still searches 10^6 PINs in minutes, so a stolen sealed token is only
+ * as safe as the server's revocation (spec §7: pwacheckregistered,
+ * pwaunregister). The parameters travel with the ciphertext
+ * ({@link Sealed}), so they can be raised later without breaking devices
+ * that already hold a sealed token. Kept from spec §9: SHA-256, AES-GCM with
+ * a 256-bit key and a fresh random 12-byte IV per encryption.
  */
 
 /** OWASP's 2023 recommendation for PBKDF2-HMAC-SHA256. */

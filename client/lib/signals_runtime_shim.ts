@@ -17,7 +17,10 @@ if (typeof dispose === "symbol") {
 }
 
 /** No-op: preact's signals integration subscribes components without it. */
-export function useSignals(_usage?: number, _componentName?: string): EffectStore {
+export function useSignals(
+  _usage?: number,
+  _componentName?: string,
+): EffectStore {
   return store;
 }
 

@@ -10,7 +10,10 @@ export const SKIP_WAITING = "SKIP_WAITING";
 
 /** The part of ServiceWorkerGlobalScope this module uses (deno.json has no webworker lib). */
 export interface SkipWaitingScope {
-  addEventListener(type: "message", listener: (event: { data: unknown }) => void): void;
+  addEventListener(
+    type: "message",
+    listener: (event: { data: unknown }) => void,
+  ): void;
   skipWaiting(): Promise<void>;
 }
 

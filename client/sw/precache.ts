@@ -8,8 +8,8 @@
 import {
   cleanupOutdatedCaches,
   createHandlerBoundToURL,
-  type PrecacheEntry,
   precacheAndRoute,
+  type PrecacheEntry,
 } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 
@@ -20,10 +20,16 @@ export const SHELL_URL = "/index.html";
  * Paths the service worker must never answer or store: the API (card data must never be
  * cached by the SW) and the developer mail outbox. Matched against pathname + search.
  */
-export const PASS_THROUGH: readonly RegExp[] = [/^\/bonita(?:[/?]|$)/, /^\/_outbox(?:[/?]|$)/];
+export const PASS_THROUGH: readonly RegExp[] = [
+  /^\/bonita(?:[/?]|$)/,
+  /^\/_outbox(?:[/?]|$)/,
+];
 
 /** Navigations that do not get the shell: pass-through paths and paths naming a file. */
-export const NOT_SHELL: readonly RegExp[] = [...PASS_THROUGH, /\/[^/?]+\.[^/?]+(?:\?|$)/];
+export const NOT_SHELL: readonly RegExp[] = [
+  ...PASS_THROUGH,
+  /\/[^/?]+\.[^/?]+(?:\?|$)/,
+];
 
 /** Whether a same-origin path (with its search) is kept away from every SW route. */
 export function isPassThrough(pathAndSearch: string): boolean {
@@ -39,7 +45,9 @@ export function isShellNavigation(pathAndSearch: string): boolean {
  * Precaches the build's manifest and routes navigations to the shell. Hashed assets carry
  * revision null (the name is the revision); the rest carry a content hash from build.ts.
  */
-export function setupPrecache(manifest: ReadonlyArray<PrecacheEntry | string>): void {
+export function setupPrecache(
+  manifest: ReadonlyArray<PrecacheEntry | string>,
+): void {
   // Defence in depth: even a wrong manifest must not put API paths in the cache.
   const entries = manifest.filter((entry) =>
     !isPassThrough(typeof entry === "string" ? entry : entry.url)

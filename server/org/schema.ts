@@ -22,7 +22,7 @@ const amount = z.number().nonnegative();
 const locale = z.enum(["en", "fr"]);
 const httpUrl = z.url({
   protocol: /^https?$/,
-  error: "must be an http(s) URL",
+  error: (iss) => iss.code === "invalid_format" ? "must be an http(s) URL" : undefined,
 });
 const currencyCode = z.string().regex(
   /^[A-Z]{3}$/,
@@ -340,23 +340,25 @@ export function eligibleApprovers(
       acting.add(t.delegatingTeamOid);
     }
   }
-  const voters = org.users.filter((u) =>
-    u.isApprover && u.teams.some((t) => acting.has(t))
-  );
+  const voters = org.users.filter((u) => u.isApprover && u.teams.some((t) => acting.has(t)));
   return new Set(voters.map((u) => u.email));
 }
 
 /** `users[2].fname` for a zod issue path. */
 function pathOf(path: readonly PropertyKey[]): string {
-  const text = path.map((p) =>
-    typeof p === "number" ? `[${p}]` : `.${String(p)}`
-  );
+  const text = path.map((p) => typeof p === "number" ? `[${p}]` : `.${String(p)}`);
   return text.join("").replace(/^\./, "") || "(file)";
 }
 
 function fail(title: string, problems: string[]): never {
   throw new Error(`${title}:\n${problems.map((p) => `- ${p}`).join("\n")}`);
 }
+
+/** Zod says "expected string, received undefined"; an operator reads "missing". */
+const missingField: z.core.$ZodErrorMap = (issue) =>
+  issue.code === "invalid_type" && issue.input === undefined
+    ? "required field is missing"
+    : undefined;
 
 const issues = (error: z.ZodError) =>
   error.issues.map((issue) => `${pathOf(issue.path)}: ${issue.message}`);
@@ -371,7 +373,7 @@ export function parseOrg(json: unknown): Org {
   if (!header.success) {
     fail("Not a QCard organisation file", issues(header.error));
   }
-  const result = OrgFile.safeParse(json);
+  const result = OrgFile.safeParse(json, { error: missingField });
   if (!result.success) fail("Invalid organisation file", issues(result.error));
   const errors = checkOrgReferences(result.data);
   if (errors.length > 0) fail("Invalid organisation file", errors);

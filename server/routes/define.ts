@@ -74,7 +74,9 @@ export function route<E extends Endpoint>(
     });
     if (c.var.deps.config.APP_ENV !== "production") {
       const r = ep.response.safeParse(out);
-      if (!r.success) throw new Error(`response of ${ep.path} breaks the contract: ${describe(r.error)}`);
+      if (!r.success) {
+        throw new Error(`response of ${ep.path} breaks the contract: ${describe(r.error)}`);
+      }
     }
     return c.json(out as object);
   });

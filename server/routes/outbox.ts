@@ -2,8 +2,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
 import type { OutboxTransport, StoredMail } from "../mail/outbox.ts";
 
-const esc = (s: string) =>
-  s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /**
  * GET /_outbox: the demo outbox, newest first, as a page or as JSON
@@ -24,11 +23,13 @@ export function outboxRoutes(outbox: OutboxTransport): Hono<AppEnv> {
 }
 
 function page(mails: StoredMail[], to?: string): string {
-  const items = mails.map((m) => `<article>
+  const items = mails.map((m) =>
+    `<article>
   <h2>${esc(m.subject)}</h2>
   <p class="meta">To <b>${esc(m.to)}</b> · ${esc(m.sentAt)}</p>
   <pre>${esc(m.text)}</pre>
-</article>`).join("\n");
+</article>`
+  ).join("\n");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>QCard outbox</title><link rel="stylesheet" href="/outbox.css"></head>

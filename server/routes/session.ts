@@ -174,7 +174,10 @@ export function sessionRoutes(): Hono<AppEnv> {
     const problem = checkPin(body.pin);
     if (problem) {
       const t = await translate(pickLocale(c.req.header("accept-language")));
-      throw unprocessable(`pin_${problem}`, t(problem === "sequence" ? "pin.sequence" : "pin.repetition"));
+      throw unprocessable(
+        `pin_${problem}`,
+        t(problem === "sequence" ? "pin.sequence" : "pin.repetition"),
+      );
     }
     const token = newToken();
     const active: Device = {
@@ -191,7 +194,11 @@ export function sessionRoutes(): Hono<AppEnv> {
     store.devices.put(op, active);
     store.codes.remove(op, codeHash); // single use
     await commitOr409(op);
-    await deps.events.publish({ type: "device.activated", userOid: d.userOid, deviceId: d.deviceId });
+    await deps.events.publish({
+      type: "device.activated",
+      userOid: d.userOid,
+      deviceId: d.deviceId,
+    });
     return { token, useEnc: true };
   });
 
@@ -227,7 +234,10 @@ export function sessionRoutes(): Hono<AppEnv> {
         });
         throw forbidden("unregistered", "Too many wrong PINs: the device was unregistered");
       }
-      const r = await store.devices.put(store.kv.atomic().check(dev), { ...d, pinFailures: failures })
+      const r = await store.devices.put(store.kv.atomic().check(dev), {
+        ...d,
+        pinFailures: failures,
+      })
         .commit();
       if (!r.ok) continue;
       throw forbidden("wrong_pin", "Wrong PIN", { attemptsLeft: MAX_PIN_FAILURES - failures });
@@ -270,7 +280,9 @@ export function sessionRoutes(): Hono<AppEnv> {
     const q = await deps.store.org.secretQuestion(user.secret.questionOid);
     if (!q) throw notFoundWith("no_previous_activation", t("lost.noPrevious"));
     const locale = pickLocale(c.req.header("accept-language"), user.locale);
-    return { question: { id: q.oid, key: q.key, text: q.text[locale as "en" | "fr"] ?? q.text.en } };
+    return {
+      question: { id: q.oid, key: q.key, text: q.text[locale as "en" | "fr"] ?? q.text.en },
+    };
   });
 
   route(app, session.secretAnswer, async ({ c, body, deviceId }) => {
@@ -295,7 +307,9 @@ export function sessionRoutes(): Hono<AppEnv> {
   route(app, session.secretQuestions, async ({ c, auth }) => {
     const locale = pickLocale(auth!.user.locale) as "en" | "fr";
     const qs = await c.var.deps.store.org.secretQuestions();
-    return { questions: qs.map((q) => ({ id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en })) };
+    return {
+      questions: qs.map((q) => ({ id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en })),
+    };
   });
 
   return app;

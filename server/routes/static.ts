@@ -38,6 +38,9 @@ export function staticRoutes(app: Hono<AppEnv>, dir: string): void {
       : path === "/index.html" || path === "/sw.js"
       ? "no-cache"
       : "public, max-age=3600";
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, { "Content-Type": type, "Cache-Control": cache });
+    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+      "Content-Type": type,
+      "Cache-Control": cache,
+    });
   });
 }

@@ -85,8 +85,7 @@ Deno.test("[cookies] sealed tokens are stored verbatim", () => {
 Deno.test("[cookies] getCookie matches whole names only and tolerates foreign cookies", () => {
   const jar: CookieJar = {
     protocol: "https:",
-    cookie:
-      "xqc_push=9; qc_push_old=8;qc_push=1; other=%E0%A4%A; qc_iv=%E0%A4%A",
+    cookie: "xqc_push=9; qc_push_old=8;qc_push=1; other=%E0%A4%A; qc_iv=%E0%A4%A",
   };
   assert.equal(getCookie(COOKIE_NAMES.push, jar), "1");
   assert.equal(getCookie(COOKIE_NAMES.pinLength, jar), null);

@@ -42,8 +42,7 @@ Deno.test("[org] demo has the required users with their roles", () => {
     assert.ok(u, `missing demo user ${email}`);
     return u;
   };
-  const teamOid = (name: string) =>
-    org.teams.find((t) => t.teamName === name)?.oid;
+  const teamOid = (name: string) => org.teams.find((t) => t.teamName === name)?.oid;
   const employee = user("employee@demo.example");
   assert.equal(employee.canRequest, true);
   assert.equal(employee.isApprover, false);
@@ -147,10 +146,10 @@ Deno.test("[org] rejects a duplicate email, whatever its case", () => {
 Deno.test("[org] rejects a missing required field and names its path", () => {
   const file = copy();
   delete file.users[2].fname;
-  rejects(file, /users\[2\]\.fname/);
+  rejects(file, /users\[2\]\.fname: required field is missing/);
   const noFaq = copy();
   delete noFaq.organisation.faqUrl;
-  rejects(noFaq, /organisation\.faqUrl/);
+  rejects(noFaq, /organisation\.faqUrl: required field is missing/);
 });
 
 Deno.test("[org] rejects a misspelt key instead of dropping it", () => {

@@ -48,7 +48,8 @@ export const en = {
   "pin.definePrompt": "Choose a 6-digit PIN to unlock QCard",
   "pin.save": "Save",
   "pin.repetition": "For security reasons, try using less repetition in your Pin",
-  "pin.sequence": "For security reasons, do not use a direct sequence of ascending / descending numbers",
+  "pin.sequence":
+    "For security reasons, do not use a direct sequence of ascending / descending numbers",
   "pin.unlockTitle": "Unlock QCard",
   "pin.unlockPrompt": "Enter your PIN",
   "pin.wrong": "Wrong PIN",

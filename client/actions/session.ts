@@ -1,0 +1,285 @@
+import { session } from "../api/contract/session.ts";
+import { ApiError, call, credentials, NetworkError } from "../api/http.ts";
+import { WrongKeyError } from "../crypto/device_key.ts";
+import { applyTranslation, t } from "../i18n/index.ts";
+import { checkPin } from "../lib/pin_rules.ts";
+import {
+  appConfig,
+  fromCache,
+  padMessage,
+  phase,
+  pinLength,
+  profile,
+  shakeCount,
+  supportUrl,
+  working,
+} from "../state/session.ts";
+import { askConfirm, banners, panel, pushBanner } from "../state/ui.ts";
+import { cacheFirst } from "./cache.ts";
+import {
+  adoptSession,
+  countPinFailure,
+  ensureDeviceId,
+  lock,
+  openToken,
+  resetPinFailures,
+  storedPinLength,
+  storedSealed,
+  storeToken,
+  wipeLocalData,
+} from "./device.ts";
+
+/** spec §4/§9: five wrong PINs wipe the device. */
+export const MAX_PIN_FAILURES = 5;
+const TRANSLATION_CACHE = "qc_translation";
+
+/** The code being activated: needed again to confirm the PIN (spec §7 pwaconfirmpin). */
+let pendingCode: string | null = null;
+
+function fail(message: string): void {
+  padMessage.value = message;
+  shakeCount.value++;
+}
+
+async function busy<T>(fn: () => Promise<T>): Promise<T | undefined> {
+  if (working.value) return undefined;
+  working.value = true;
+  try {
+    return await fn();
+  } finally {
+    working.value = false;
+  }
+}
+
+function messageOf(err: unknown): string {
+  if (err instanceof NetworkError) return t("common.networkError");
+  if (err instanceof ApiError && err.message) return err.message;
+  return t("common.somethingWrong");
+}
+
+/** Start-up: device id, server settings and translation, then the §4 start state. */
+export async function boot(): Promise<void> {
+  await ensureDeviceId();
+  const cached = localStorage.getItem(TRANSLATION_CACHE);
+  if (cached) {
+    try {
+      const { translation, locale } = JSON.parse(cached);
+      applyTranslation(translation, locale);
+    } catch { /* ignore a damaged cache */ }
+  }
+  const len = storedPinLength();
+  pinLength.value = len ?? 6;
+  phase.value = len ? "unlock" : "activate";
+  await Promise.allSettled([loadInitialize(), loadTranslation()]);
+}
+
+async function loadInitialize(): Promise<void> {
+  try {
+    const r = await call(session.initialize, { query: {} });
+    appConfig.value = r;
+  } catch { /* offline: help links stay hidden */ }
+}
+
+export async function loadTranslation(): Promise<void> {
+  try {
+    const lang = navigator.language?.slice(0, 2);
+    const r = await call(session.translation, {
+      query: credentials.bearer ? { entity: "expense" } : { entity: "expense", locale: lang },
+    });
+    applyTranslation(r.translation, r.locale);
+    localStorage.setItem(TRANSLATION_CACHE, JSON.stringify(r));
+  } catch { /* keep what we have */ }
+}
+
+/** needsValidating: 5 digits → 'connect device' (spec §4). */
+export async function connectDevice(code: string): Promise<void> {
+  await busy(async () => {
+    try {
+      await call(session.checkValidation, {
+        body: { verificationcode: code },
+        headers: { screenW: String(screen.width), screenH: String(screen.height) },
+      });
+      pendingCode = code;
+      padMessage.value = null;
+      phase.value = "definePin";
+    } catch (err) {
+      // spec §8: invalid activation code → the dialog shakes.
+      fail(
+        err instanceof ApiError && err.status === 429
+          ? t("activation.tooMany")
+          : err instanceof ApiError
+          ? t("activation.invalidCode")
+          : messageOf(err),
+      );
+    }
+  });
+}
+
+/** needsConfirming: 6 digits → save; every §5 rule is checked before the server is asked. */
+export async function savePin(pin: string): Promise<void> {
+  const problem = checkPin(pin);
+  if (problem) return fail(t(problem === "sequence" ? "pin.sequence" : "pin.repetition"));
+  if (!pendingCode) {
+    phase.value = "activate";
+    return;
+  }
+  await busy(async () => {
+    try {
+      const r = await call(session.confirmPin, { body: { verificationcode: pendingCode!, pin } });
+      await storeToken(r.token, pin);
+      pendingCode = null;
+      padMessage.value = null;
+      pinLength.value = pin.length;
+      await enterMain();
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "invalid_code") {
+        pendingCode = null;
+        phase.value = "activate";
+      }
+      fail(messageOf(err));
+    }
+  });
+}
+
+/**
+ * PIN unlock: derive the key, open the sealed token, and let the server check the PIN
+ * (it counts failures too). Offline, a PIN that opens the token unlocks on cached data.
+ */
+export async function unlock(pin: string): Promise<void> {
+  await busy(async () => {
+    const sealed = await storedSealed();
+    if (!sealed) {
+      await wipeAndRestart(t("pin.unregistered"));
+      return;
+    }
+    let opened: { token: string; key: CryptoKey } | null = null;
+    try {
+      opened = await openToken(pin, sealed);
+    } catch (err) {
+      if (!(err instanceof WrongKeyError)) throw err;
+    }
+    try {
+      await call(session.checkPinValid, { body: { token: opened?.token ?? "", pin } });
+    } catch (err) {
+      if (err instanceof ApiError && err.code === "unregistered") {
+        return await wipeAndRestart(t(opened ? "pin.unregistered" : "pin.wiped"));
+      }
+      if (!(err instanceof NetworkError) || !opened) return await wrongPin();
+    }
+    if (!opened) return await wrongPin();
+    resetPinFailures();
+    adoptSession(opened.token, opened.key);
+    padMessage.value = null;
+    await enterMain();
+  });
+}
+
+async function wrongPin(): Promise<void> {
+  const n = countPinFailure();
+  if (n >= MAX_PIN_FAILURES) return await wipeAndRestart(t("pin.wiped"));
+  fail(t("pin.attemptsLeft", { count: MAX_PIN_FAILURES - n }));
+}
+
+async function wipeAndRestart(message: string): Promise<void> {
+  await wipeLocalData();
+  await ensureDeviceId();
+  profile.value = null;
+  pinLength.value = 6;
+  phase.value = "activate";
+  fail(message);
+}
+
+/** Unlocked: load the lists (cache first), check the registration, refresh the translation. */
+export async function enterMain(): Promise<void> {
+  phase.value = "main";
+  await Promise.allSettled([
+    refreshLists(),
+    loadTranslation(),
+    loadSupportUrl(),
+    checkRegistered(),
+  ]);
+}
+
+export async function refreshLists(): Promise<void> {
+  try {
+    const from = await cacheFirst({
+      store: "lists",
+      key: "pwalists",
+      schema: session.lists.response,
+      fetch: () => call(session.lists),
+      show: (data) => {
+        profile.value = {
+          username: data.username,
+          fname: data.fname,
+          lname: data.lname,
+          canRequest: data.canRequest,
+        };
+      },
+    });
+    fromCache.value = from !== "network";
+    if (from !== "network") pushBanner(t("common.offline"));
+    else banners.value = banners.value.filter((b) => b.message !== t("common.offline"));
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      return await wipeAndRestart(t("pin.unregistered"));
+    }
+    pushBanner(messageOf(err));
+  }
+}
+
+async function loadSupportUrl(): Promise<void> {
+  try {
+    supportUrl.value = (await call(session.supportUrl)).supporturl;
+  } catch { /* the support tab says there is none */ }
+}
+
+/** spec §7 pwacheckregistered: status OK, otherwise local data is cleared. */
+async function checkRegistered(): Promise<void> {
+  if (!credentials.bearer) return;
+  try {
+    const r = await call(session.checkRegistered, { body: { token: credentials.bearer } });
+    if (r.status !== "OK") await wipeAndRestart(t("pin.unregistered"));
+  } catch { /* offline: keep working on cached data */ }
+}
+
+/** spec §2 main menu: logout locks the app; the PIN unlocks it again. */
+export function logout(): void {
+  lock();
+  profile.value = null;
+  panel.value = null;
+  padMessage.value = null;
+  phase.value = storedPinLength() ? "unlock" : "activate";
+}
+
+/** spec §2 options: 'remove local data' with a confirm; the server forgets the device too. */
+export function confirmRemoveLocalData(): void {
+  askConfirm({
+    message: t("options.removeConfirm"),
+    extra: t("options.removeExtra"),
+    showNo: true,
+    onYes: async () => {
+      if (credentials.bearer) {
+        try {
+          await call(session.unregister, { body: { token: credentials.bearer } });
+        } catch (err) {
+          console.warn("unregister failed", err);
+        }
+      }
+      panel.value = null;
+      await wipeAndRestart("");
+      padMessage.value = null;
+    },
+  });
+}
+
+/** Lost activation, step 1: the email's secret question (spec §4, §8). */
+export async function askQuestion(email: string) {
+  return await busy(() => call(session.activationEmail, { body: { email } }));
+}
+
+/** Lost activation, step 2: the right answer mails a new code. */
+export async function sendAnswer(email: string, answer: string, questOid: string) {
+  return await busy(() => call(session.secretAnswer, { body: { email, answer, questOid } }));
+}
+
+export { messageOf };

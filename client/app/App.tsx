@@ -1,0 +1,33 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
+import { ErrorBanners } from "../components/ErrorBanners.tsx";
+import { t } from "../i18n/index.ts";
+import { phase } from "../state/session.ts";
+import { ActivationScreen } from "../screens/Activation/ActivationScreen.tsx";
+import { DefinePinScreen } from "../screens/DefinePin/DefinePinScreen.tsx";
+import { LostActivationPanel } from "../screens/LostActivation/LostActivationPanel.tsx";
+import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
+import { MainScreen } from "../screens/Main/MainScreen.tsx";
+import { OptionsPanel } from "../screens/Options/OptionsPanel.tsx";
+import { UnlockScreen } from "../screens/Unlock/UnlockScreen.tsx";
+
+/** spec §2: no URL routes; the screen follows the session phase. */
+export function App() {
+  useSignals();
+  const p = phase.value;
+  return (
+    <div className="app" data-phase={p}>
+      <ErrorBanners />
+      {p === "boot" ? <p className="loading" role="status">{t("app.loading")}</p> : null}
+      {p === "failed" ? <p className="loading" role="alert">{t("app.startFailed")}</p> : null}
+      {p === "activate" ? <ActivationScreen /> : null}
+      {p === "definePin" ? <DefinePinScreen /> : null}
+      {p === "unlock" ? <UnlockScreen /> : null}
+      {p === "main" ? <MainScreen /> : null}
+      {p === "main" ? <MainMenuPanel /> : null}
+      <LostActivationPanel />
+      <OptionsPanel />
+      <ConfirmPanel />
+    </div>
+  );
+}

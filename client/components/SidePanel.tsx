@@ -1,0 +1,63 @@
+import { useEffect, useRef, useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { t } from "../i18n/index.ts";
+
+/** spec §9: side panels slide in 300 ms. */
+export const SLIDE_MS = 300;
+
+/**
+ * spec §2 reusable slide-in side panel: title, back button, 300 ms slide. Stays mounted
+ * while it slides out so the animation is seen; Escape closes it.
+ */
+export function SidePanel(props: {
+  open: boolean;
+  title: string;
+  onBack: () => void;
+  children: React.ReactNode;
+}) {
+  useSignals();
+  const [mounted, setMounted] = useState(props.open);
+  const [shown, setShown] = useState(false);
+  const ref = useRef<HTMLElement>(null);
+  useEffect(() => {
+    if (props.open) {
+      setMounted(true);
+      const id = requestAnimationFrame(() => setShown(true));
+      return () => cancelAnimationFrame(id);
+    }
+    setShown(false);
+    const id = setTimeout(() => setMounted(false), SLIDE_MS);
+    return () => clearTimeout(id);
+  }, [props.open]);
+  useEffect(() => {
+    if (!props.open) return;
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && props.onBack();
+    addEventListener("keydown", onKey);
+    ref.current?.focus();
+    return () => removeEventListener("keydown", onKey);
+  }, [props.open]);
+  if (!mounted) return null;
+  return (
+    <section
+      ref={ref}
+      className={`side-panel${shown ? " open" : ""}`}
+      role="dialog"
+      aria-modal="true"
+      aria-label={props.title}
+      tabIndex={-1}
+    >
+      <header className="panel-header">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("common.back")}
+          onClick={props.onBack}
+        >
+          ‹
+        </button>
+        <h2>{props.title}</h2>
+      </header>
+      <div className="panel-body">{props.children}</div>
+    </section>
+  );
+}

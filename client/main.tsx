@@ -1,0 +1,18 @@
+import "./styles/app.css";
+import { createRoot } from "react-dom/client";
+import { App } from "./app/App.tsx";
+import { boot } from "./actions/session.ts";
+import { phase } from "./state/session.ts";
+
+// spec §7: the service worker script registers immediately at start.
+if ("serviceWorker" in navigator) {
+  navigator.serviceWorker.register("/sw.js").catch((err) => console.error("service worker", err));
+}
+
+createRoot(document.getElementById("root")!).render(<App />);
+
+boot().catch((err) => {
+  // spec §8: if the application fails to start, the error is written to the console.
+  console.error("QCard failed to start", err);
+  phase.value = "failed";
+});

@@ -1,0 +1,70 @@
+import { signal } from "@preact/signals-react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { refreshLists } from "../../actions/session.ts";
+import { Tabs } from "../../components/Tabs.tsx";
+import { t } from "../../i18n/index.ts";
+import { attentionCount, profile, supportUrl, working } from "../../state/session.ts";
+import { panel } from "../../state/ui.ts";
+
+export type MainTab = "requests" | "wallet" | "transactions" | "support";
+export const activeTab = signal<MainTab>("requests");
+
+/**
+ * spec §2 main list in request mode: tabs Requests, Wallet, Transactions (+ Support when a
+ * support url exists), header buttons, badge. The lists themselves arrive with their issues.
+ */
+export function MainScreen() {
+  useSignals();
+  const p = profile.value;
+  const tabs = [
+    { key: "requests" as const, label: t("main.requests"), badge: attentionCount.value },
+    { key: "wallet" as const, label: t("main.wallet") },
+    { key: "transactions" as const, label: t("main.transactions") },
+    ...(supportUrl.value ? [{ key: "support" as const, label: t("main.support") }] : []),
+  ];
+  const tab = activeTab.value;
+  return (
+    <main className="main-screen">
+      <header className="app-header">
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("menu.open")}
+          onClick={() => (panel.value = "menu")}
+        >
+          ☰
+        </button>
+        <h1>{p ? t("main.hello", { name: p.fname }) : t("app.name")}</h1>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("main.refresh")}
+          disabled={working.value}
+          onClick={() => refreshLists()}
+        >
+          ⟳
+        </button>
+      </header>
+      <Tabs
+        label={t("app.name")}
+        tabs={tabs}
+        active={tab}
+        onSelect={(k) => (activeTab.value = k)}
+      />
+      <section
+        className="tab-body"
+        role="tabpanel"
+        aria-label={tabs.find((x) => x.key === tab)?.label}
+      >
+        {tab === "requests" ? <p className="empty">{t("main.noRequests")}</p> : null}
+        {tab === "wallet" ? <p className="empty">{t("main.noCards")}</p> : null}
+        {tab === "transactions" ? <p className="empty">{t("main.noTransactions")}</p> : null}
+        {tab === "support"
+          ? supportUrl.value
+            ? <iframe className="support-frame" title={t("main.support")} src={supportUrl.value} />
+            : <p className="empty">{t("main.noSupport")}</p>
+          : null}
+      </section>
+    </main>
+  );
+}

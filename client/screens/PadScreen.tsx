@@ -1,0 +1,61 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { PinPad } from "../components/PinPad.tsx";
+import { t } from "../i18n/index.ts";
+import { padMessage, shakeCount, working } from "../state/session.ts";
+import { optionsFromHome, panel } from "../state/ui.ts";
+import { PadHelp } from "./PadHelp.tsx";
+
+/** The layout shared by activation, define-PIN and unlock: title, prompt, message, pad, help. */
+export function PadScreen(props: {
+  title: string;
+  prompt: string;
+  length: number;
+  actionLabel?: string;
+  onComplete: (value: string) => void;
+}) {
+  useSignals();
+  const message = padMessage.value;
+  return (
+    <main className="pad-screen">
+      <header className="pad-header">
+        <h1>{props.title}</h1>
+        <button
+          type="button"
+          className="icon-button"
+          aria-label={t("options.open")}
+          onClick={() => {
+            optionsFromHome.value = true;
+            panel.value = "options";
+          }}
+        >
+          ⚙
+        </button>
+      </header>
+      <p className="pad-prompt" id="pad-prompt">{props.prompt}</p>
+      <p className="pad-message" role="alert" aria-live="assertive">{message ?? ""}</p>
+      <PinPad
+        length={props.length}
+        label={props.prompt}
+        shake={shakeCount.value}
+        disabled={working.value}
+        onChange={(v) => {
+          if (v.length > 0 && padMessage.value) padMessage.value = null;
+          if (!props.actionLabel && v.length === props.length) props.onComplete(v);
+        }}
+        action={props.actionLabel
+          ? (v) => (
+            <button
+              type="button"
+              className="primary wide"
+              disabled={working.value}
+              onClick={() => props.onComplete(v)}
+            >
+              {props.actionLabel}
+            </button>
+          )
+          : undefined}
+      />
+      <PadHelp />
+    </main>
+  );
+}

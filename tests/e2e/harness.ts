@@ -1,0 +1,134 @@
+import puppeteer, { type Browser, type Page } from "puppeteer-core";
+import { createApp } from "../../server/app.ts";
+import { parseConfig } from "../../server/config.ts";
+import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
+import type { Deps } from "../../server/env.ts";
+
+export type Flavour = "preact" | "react";
+/** Both build flavours pass the same browser tests (issue: foundation). */
+export const FLAVOURS: Flavour[] = ["preact", "react"];
+
+export function chromePath(): string {
+  return Deno.env.get("CHROME_PATH") ?? "/usr/bin/chromium";
+}
+
+export interface Env {
+  url: string;
+  deps: Deps;
+  browser: Browser;
+  /** A fresh browser profile (its own cookies, IndexedDB, service worker). */
+  newPage(): Promise<Page>;
+  latestCode(email: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Starts a real server on port 0 with the given build and a fresh Chromium. */
+export async function start(flavour: Flavour): Promise<Env> {
+  const config = parseConfig({
+    KV_PATH: ":memory:",
+    PIN_HASH_ITERATIONS: "1000",
+    STATIC_DIR: `./dist/${flavour}`,
+    PORT: "0",
+  });
+  const deps = await makeDeps(config, await Deno.openKv(":memory:"), { log: () => {} });
+  await seedIfEmpty(deps);
+  const app = createApp(deps);
+  const server = Deno.serve(
+    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+    (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }),
+  );
+  const url = `http://localhost:${server.addr.port}`;
+  const browser = await puppeteer.launch({
+    executablePath: chromePath(),
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-dev-shm-usage",
+    ],
+  });
+  const contexts: { close(): Promise<void> }[] = [];
+  return {
+    url,
+    deps,
+    browser,
+    async newPage() {
+      const ctx = await browser.createBrowserContext();
+      contexts.push(ctx);
+      const page = await ctx.newPage();
+      await page.setViewport({ width: 360, height: 640, isMobile: true, hasTouch: true });
+      page.setDefaultTimeout(15_000);
+      page.on("pageerror", (e) => console.error(`[page error] ${e}`));
+      return page;
+    },
+    async latestCode(email: string) {
+      const [m] = await deps.outbox!.list({ to: email, limit: 1 });
+      const code = /activation code is (\d{5})/.exec(m?.text ?? "")?.[1];
+      if (!code) throw new Error(`no code for ${email}`);
+      return code;
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close();
+      await server.shutdown();
+      deps.store.kv.close();
+    },
+  };
+}
+
+/** Clicks the control whose accessible name is `name`. */
+export async function click(page: Page, name: string): Promise<void> {
+  await page.locator(`::-p-aria(${name})`).click();
+}
+
+/** Types digits on the on-screen PIN pad, as a thumb would. */
+export async function tapDigits(page: Page, digits: string): Promise<void> {
+  for (const d of digits) {
+    await page.locator(`.pin-keys ::-p-aria(${d})`).click();
+  }
+}
+
+/** Waits until the page shows `text` somewhere. */
+export async function waitText(page: Page, text: string, timeout = 15_000): Promise<void> {
+  await page.waitForFunction(
+    (t) => document.body.innerText.includes(t),
+    { timeout },
+    text,
+  );
+}
+
+export async function bodyText(page: Page): Promise<string> {
+  return await page.evaluate(() => document.body.innerText);
+}
+
+/** On failure, prints what the page showed (GUIDE habit 4: dump the page on failure). */
+export async function dumpOnFailure<T>(page: Page | null, fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (page) {
+      const text = await page.evaluate(() => document.body.innerText).catch(() => "(no page)");
+      console.error(`--- page text at failure (${page.url()}) ---\n${text}\n---`);
+    }
+    throw err;
+  }
+}
+
+/** Activates a user on a fresh page up to the main screen; returns the page. */
+export async function activate(env: Env, email: string, pin = "135790"): Promise<Page> {
+  const page = await env.newPage();
+  await page.goto(env.url);
+  await waitText(page, "Enter the 5-digit code");
+  await tapDigits(page, await env.latestCode(email));
+  await click(page, "Connect device");
+  await waitText(page, "Choose a 6-digit PIN");
+  await tapDigits(page, pin);
+  await click(page, "Save");
+  await page.locator("::-p-aria(Open menu)").wait();
+  return page;
+}

@@ -1,0 +1,284 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import * as esbuild from "esbuild";
+import { build, type BuildReport, type Flavour, injectShell } from "../../build.ts";
+import { isSkipWaiting, listenForSkipWaiting } from "../../client/sw/messages.ts";
+import { isPassThrough, isShellNavigation } from "../../client/sw/precache.ts";
+
+/** Only react-dom's client renderer writes this key on the root container. */
+const REACT_DOM_MARKER = "__reactContainer$";
+/** React 19's own internals object, shared by react and react-dom. */
+const REACT_MARKER = "__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE";
+const HASHED = /^\/assets\/[\w-]+-[A-Z0-9]{8}\.(?:js|css)$/;
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}
+
+function attrs(html: string, tag: string, rel?: string): string[] {
+  const found: string[] = [];
+  for (const m of html.matchAll(new RegExp(`<${tag}\\b[^>]*>`, "g"))) {
+    if (rel && !m[0].includes(`rel="${rel}"`)) continue;
+    const url = m[0].match(/\s(?:src|href)="([^"]+)"/)?.[1];
+    if (url) found.push(url);
+  }
+  return found;
+}
+
+/** The precache list as it ended up in sw.js (minified object literals). */
+function precacheList(sw: string): Map<string, string | null> {
+  const list = new Map<string, string | null>();
+  for (
+    const m of sw.matchAll(/\{url:"([^"]+)",revision:(null|"[0-9a-f]+")\}/g)
+  ) {
+    list.set(m[1], m[2] === "null" ? null : m[2].slice(1, -1));
+  }
+  return list;
+}
+
+async function allJs(report: BuildReport): Promise<string> {
+  const js = report.files.filter((f) => f.path.endsWith(".js") && f.path.startsWith("/assets/"));
+  assert.ok(js.length > 0, "no JS in /assets");
+  const texts = await Promise.all(
+    js.map((f) => Deno.readTextFile(join(report.outDir, f.path))),
+  );
+  return texts.join("\n");
+}
+
+async function checkShell(report: BuildReport): Promise<void> {
+  const html = await Deno.readTextFile(join(report.outDir, "index.html"));
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    assert.match(m[1], /\ssrc="/, `inline script in index.html: ${m[0]}`);
+    assert.equal(m[2].trim(), "", "script element with content");
+  }
+  assert.doesNotMatch(
+    html,
+    /<style[\s>]|\sstyle=|\son[a-z]+=/i,
+    "inline style or handler",
+  );
+
+  const scripts = attrs(html, "script");
+  assert.deepEqual(
+    scripts,
+    [report.firstLoadJs[0]],
+    "one module script: the entry",
+  );
+  assert.match(
+    html,
+    new RegExp(`<script type="module" src="${report.firstLoadJs[0]}">`),
+  );
+  assert.deepEqual(
+    attrs(html, "link", "modulepreload"),
+    report.firstLoadJs.slice(1),
+  );
+  assert.ok(report.css, "the app imports CSS, so a stylesheet is expected");
+  assert.deepEqual(attrs(html, "link", "stylesheet"), [report.css]);
+  for (
+    const url of [
+      ...scripts,
+      ...attrs(html, "link", "modulepreload"),
+      report.css,
+    ]
+  ) {
+    assert.match(url, HASHED);
+    assert.ok(await exists(join(report.outDir, url)), `${url} missing`);
+  }
+  for (
+    const url of attrs(html, "link", "manifest").concat(
+      attrs(html, "link", "icon"),
+    )
+  ) {
+    assert.ok(await exists(join(report.outDir, url)), `${url} missing`);
+  }
+}
+
+async function checkServiceWorker(report: BuildReport): Promise<void> {
+  const sw = await Deno.readTextFile(join(report.outDir, "sw.js"));
+  assert.doesNotMatch(
+    sw,
+    /^\s*(?:import|export)[\s{*]/m,
+    "sw.js must be a classic script",
+  );
+  const list = precacheList(sw);
+  const expected = report.files.map((f) => f.path).filter((p) =>
+    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt"
+  );
+  assert.ok(expected.some((p) => HASHED.test(p)), "no hashed files were built");
+  assert.deepEqual(
+    [...list.keys()].sort(),
+    expected.sort(),
+    "precache list ≠ built files",
+  );
+  for (const [url, revision] of list) {
+    if (HASHED.test(url)) {
+      assert.equal(revision, null, `${url}: hashed, needs no revision`);
+    } else {assert.match(
+        revision ?? "",
+        /^[0-9a-f]{16}$/,
+        `${url}: needs a content revision`,
+      );}
+  }
+  assert.ok(list.has("/index.html"));
+}
+
+function checkSizes(report: BuildReport): void {
+  assert.ok(report.firstLoadJs.length > 0);
+  const byPath = new Map(report.files.map((f) => [f.path, f]));
+  let sum = 0;
+  for (const path of report.firstLoadJs) {
+    const file = byPath.get(path);
+    assert.ok(file, `${path} not in report.files`);
+    assert.ok(
+      file.bytes > file.gzipBytes && file.gzipBytes > 0,
+      `${path} sizes`,
+    );
+    sum += file.gzipBytes;
+  }
+  assert.ok(report.firstLoadJsGzip > 0);
+  assert.equal(report.firstLoadJsGzip, sum);
+}
+
+Deno.test({
+  name: "[build] preact and react flavours",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const dirs: string[] = [];
+    try {
+      const reports = {} as Record<Flavour, BuildReport>;
+      for (const flavour of ["preact", "react"] as const) {
+        const outDir = await Deno.makeTempDir({
+          prefix: `qcard_build_${flavour}_`,
+        });
+        dirs.push(outDir);
+        reports[flavour] = await build({ flavour, outDir });
+      }
+      for (const flavour of ["preact", "react"] as const) {
+        const report = reports[flavour];
+        await t.step(
+          `[build] ${flavour}: index.html loads existing hashed files, nothing inline`,
+          () => checkShell(report),
+        );
+        await t.step(
+          `[build] ${flavour}: sw.js precaches every built file`,
+          () => checkServiceWorker(report),
+        );
+        await t.step(
+          `[build] ${flavour}: first-load JS sizes are reported`,
+          () => checkSizes(report),
+        );
+      }
+      await t.step("[build] preact flavour carries no React code", async () => {
+        const js = await allJs(reports.preact);
+        assert.ok(
+          !js.includes(REACT_DOM_MARKER),
+          "react-dom found in the preact flavour",
+        );
+        assert.ok(
+          !js.includes(REACT_MARKER),
+          "react found in the preact flavour",
+        );
+      });
+      await t.step("[build] react flavour carries react-dom", async () => {
+        const js = await allJs(reports.react);
+        assert.ok(
+          js.includes(REACT_DOM_MARKER),
+          "react-dom missing from the react flavour",
+        );
+        assert.ok(
+          js.includes(REACT_MARKER),
+          "react missing from the react flavour",
+        );
+      });
+      await t.step(
+        "[build] preact flavour loads less JS up front than react",
+        () => {
+          assert.ok(
+            reports.preact.firstLoadJsGzip < reports.react.firstLoadJsGzip,
+          );
+        },
+      );
+    } finally {
+      await esbuild.stop();
+      for (const dir of dirs) await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test("[build] shell gets external tags only and refuses inline code", () => {
+  const html = "<html>\n  <head>\n    <title>x</title>\n  </head>\n</html>";
+  const out = injectShell(html, {
+    js: ["/assets/main-A.js", "/assets/chunk-B.js"],
+    css: "/assets/main-C.css",
+  });
+  assert.equal(
+    out,
+    "<html>\n  <head>\n    <title>x</title>\n" +
+      '    <link rel="stylesheet" href="/assets/main-C.css">\n' +
+      '    <link rel="modulepreload" href="/assets/chunk-B.js">\n' +
+      '    <script type="module" src="/assets/main-A.js"></script>\n' +
+      "  </head>\n</html>",
+  );
+  const shell = { js: ["/assets/main-A.js"], css: null };
+  for (
+    const bad of [
+      "<script>alert(1)</script>",
+      "<style>p{}</style>",
+      '<p style="x">',
+      '<p onclick="x">',
+    ]
+  ) {
+    assert.throws(() => injectShell(`<head>${bad}</head>`, shell), /inline/);
+  }
+});
+
+Deno.test("[sw] API and outbox paths are never intercepted; other navigations get the shell", () => {
+  for (
+    const path of [
+      "/bonita/API/cards/1",
+      "/bonita",
+      "/bonita?x=1",
+      "/_outbox",
+      "/_outbox/3",
+    ]
+  ) {
+    assert.ok(isPassThrough(path), path);
+    assert.ok(!isShellNavigation(path), path);
+  }
+  for (
+    const path of ["/", "/?source=pwa", "/requests", "/bonitafoo", "/outbox"]
+  ) {
+    assert.ok(!isPassThrough(path), path);
+    assert.ok(isShellNavigation(path), path);
+  }
+  for (const path of ["/robots.txt", "/icons/missing.png", "/sw.js?v=2"]) {
+    assert.ok(!isShellNavigation(path), `${path}: a file, not the shell`);
+  }
+});
+
+Deno.test("[sw] only a SKIP_WAITING message makes the waiting worker take over", () => {
+  let listener: ((event: { data: unknown }) => void) | undefined;
+  let skips = 0;
+  listenForSkipWaiting({
+    addEventListener(type, l) {
+      assert.equal(type, "message");
+      listener = l;
+    },
+    skipWaiting() {
+      skips++;
+      return Promise.resolve();
+    },
+  });
+  assert.ok(listener, "no message listener registered");
+  for (
+    const data of [null, "SKIP_WAITING", { type: "skip_waiting" }, {
+      kind: "SKIP_WAITING",
+    }]
+  ) {
+    listener({ data });
+  }
+  assert.equal(skips, 0, "skipWaiting without the user's consent");
+  listener({ data: { type: "SKIP_WAITING" } });
+  assert.equal(skips, 1);
+  assert.ok(isSkipWaiting({ type: "SKIP_WAITING" }));
+});
