@@ -4,7 +4,8 @@ import { badRequest, unauthorized } from "../errors.ts";
 import { sha256 } from "../domain/secrets.ts";
 import type { AppEnv, AuthContext } from "../env.ts";
 
-const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/;
+/** The auth scheme is case-insensitive (RFC 9110 §11.1). */
+const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/i;
 
 /**
  * Resolves `Authorization: Bearer` to an active device and its user by the stored token

@@ -21,7 +21,12 @@ const TYPES: Record<string, string> = {
  */
 export function staticRoutes(app: Hono<AppEnv>, dir: string): void {
   app.get("*", async (c, next) => {
-    let path = decodeURIComponent(new URL(c.req.url).pathname);
+    let path: string;
+    try {
+      path = decodeURIComponent(new URL(c.req.url).pathname);
+    } catch {
+      return await next(); // malformed percent-encoding: not a file of ours (404)
+    }
     if (path === "/") path = "/index.html";
     if (path.includes("..") || path.includes("\0")) return await next();
     const ext = path.slice(path.lastIndexOf(".") + 1);
