@@ -17,15 +17,6 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-async function run(cmd: string, args: string[], quiet = false): Promise<boolean> {
-  const p = new Deno.Command(cmd, {
-    args,
-    stdout: quiet ? "null" : "inherit",
-    stderr: quiet ? "null" : "inherit",
-  });
-  return (await p.output()).success;
-}
-
 /** CHROME_PATH, then /usr/bin/chromium, else apt-get install it where we are root on Debian. */
 async function findChromium(): Promise<string> {
   const fromEnv = Deno.env.get("CHROME_PATH");

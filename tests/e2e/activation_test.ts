@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { activate, bodyText, click, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
+import { bodyText, click, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
