@@ -40,73 +40,94 @@ export function LostActivationPanel() {
         )
         : !question
         ? (
-          <form
-            className="form"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              setError(null);
-              try {
-                const r = await askQuestion(email.trim());
-                if (r) setQuestion({ id: r.question.id, text: r.question.text });
-              } catch (err) {
-                setError(messageOf(err));
-              }
+          <StepForm
+            prompt={t("lost.emailPrompt")}
+            id="lost-email"
+            label={t("lost.email")}
+            type="email"
+            value={email}
+            onValue={setEmail}
+            minLength={MIN_EMAIL}
+            submitLabel={t("lost.send")}
+            error={error}
+            onSubmit={async () => {
+              const r = await askQuestion(email.trim());
+              if (r) setQuestion({ id: r.question.id, text: r.question.text });
             }}
-          >
-            <p>{t("lost.emailPrompt")}</p>
-            <label htmlFor="lost-email">{t("lost.email")}</label>
-            <input
-              id="lost-email"
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              value={email}
-              onInput={(e) => setEmail((e.target as HTMLInputElement).value)}
-            />
-            {error ? <p className="error" role="alert">{error}</p> : null}
-            <button
-              type="submit"
-              className="primary wide"
-              disabled={email.trim().length < MIN_EMAIL || working.value}
-            >
-              {t("lost.send")}
-            </button>
-          </form>
+            onError={setError}
+          />
         )
         : (
-          <form
-            className="form"
-            onSubmit={async (e) => {
-              e.preventDefault();
-              setError(null);
-              try {
-                const r = await sendAnswer(email.trim(), answer, question.id);
-                if (r) setDone(r.message);
-              } catch (err) {
-                setError(messageOf(err));
-              }
+          <StepForm
+            prompt={t("lost.questionPrompt")}
+            question={question.text}
+            id="lost-answer"
+            label={t("lost.answer")}
+            type="text"
+            value={answer}
+            onValue={setAnswer}
+            minLength={MIN_ANSWER}
+            submitLabel={t("lost.sendAnswer")}
+            error={error}
+            onSubmit={async () => {
+              const r = await sendAnswer(email.trim(), answer, question.id);
+              if (r) setDone(r.message);
             }}
-          >
-            <p>{t("lost.questionPrompt")}</p>
-            <p className="question">{question.text}</p>
-            <label htmlFor="lost-answer">{t("lost.answer")}</label>
-            <input
-              id="lost-answer"
-              type="text"
-              autoComplete="off"
-              value={answer}
-              onInput={(e) => setAnswer((e.target as HTMLInputElement).value)}
-            />
-            {error ? <p className="error" role="alert">{error}</p> : null}
-            <button
-              type="submit"
-              className="primary wide"
-              disabled={answer.trim().length < MIN_ANSWER || working.value}
-            >
-              {t("lost.sendAnswer")}
-            </button>
-          </form>
+            onError={setError}
+          />
         )}
     </SidePanel>
+  );
+}
+
+/** One step of the flow: a prompt, one labelled input, its error and a submit button. */
+function StepForm(props: {
+  prompt: string;
+  question?: string;
+  id: string;
+  label: string;
+  type: "email" | "text";
+  value: string;
+  onValue: (v: string) => void;
+  minLength: number;
+  submitLabel: string;
+  error: string | null;
+  onSubmit: () => Promise<void>;
+  onError: (message: string | null) => void;
+}) {
+  useSignals();
+  return (
+    <form
+      className="form"
+      onSubmit={async (e) => {
+        e.preventDefault();
+        props.onError(null);
+        try {
+          await props.onSubmit();
+        } catch (err) {
+          props.onError(messageOf(err));
+        }
+      }}
+    >
+      <p>{props.prompt}</p>
+      {props.question ? <p className="question">{props.question}</p> : null}
+      <label htmlFor={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        type={props.type}
+        autoComplete={props.type === "email" ? "email" : "off"}
+        inputMode={props.type === "email" ? "email" : "text"}
+        value={props.value}
+        onInput={(e) => props.onValue((e.target as HTMLInputElement).value)}
+      />
+      {props.error ? <p className="error" role="alert">{props.error}</p> : null}
+      <button
+        type="submit"
+        className="primary wide"
+        disabled={props.value.trim().length < props.minLength || working.value}
+      >
+        {props.submitLabel}
+      </button>
+    </form>
   );
 }
