@@ -8,7 +8,7 @@ import type { MailTransport } from "./mail/transport.ts";
 import { importOrg } from "./org/import.ts";
 import { parseOrg } from "./org/schema.ts";
 import { openKv } from "./store/kv.ts";
-import { createStore, type Store } from "./store/mod.ts";
+import { createStore } from "./store/mod.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
 
@@ -58,5 +58,3 @@ export async function seedIfEmpty(deps: Deps): Promise<boolean> {
   for (const u of await store.users.all()) await sendActivation(deps, u);
   return true;
 }
-
-export type { Store };

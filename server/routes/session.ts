@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { session } from "../../client/api/contract/session.ts";
+import type * as z from "zod/mini";
+import { session, Settings as SettingsSchema } from "../../client/api/contract/session.ts";
 import { checkPin } from "../../client/lib/pin_rules.ts";
 import { APP_VERSION } from "../config.ts";
 import { badRequest, forbidden, HttpError, notFound, tooMany, unprocessable } from "../errors.ts";
@@ -10,6 +11,8 @@ import { hashSecret, newToken, normaliseAnswer, sha256, verifySecret } from "../
 import { dictionary, pickLocale, translate } from "../i18n.ts";
 import type { Device } from "../store/devices.ts";
 import { route } from "./define.ts";
+
+type Settings = z.infer<typeof SettingsSchema>;
 
 /** spec §9: five failed PIN attempts unregister the device. */
 export const MAX_PIN_FAILURES = 5;
@@ -320,13 +323,8 @@ function screenOf(c: Context<AppEnv>): Device["screen"] {
     : undefined;
 }
 
-type SettingsIn = {
-  vatMode: "simple" | "advanced";
-  accountingCodeEnabled: "true" | "false" | "required";
-  typeEnabled: "true" | "false" | "required";
-  limitReceiptAttachementFormat: boolean;
-};
-function settingsOf(s: SettingsIn | undefined): SettingsIn {
+/** The settings part of the pwalists answer, with defaults for an organisation not yet loaded. */
+function settingsOf(s: Settings | undefined): Settings {
   return {
     vatMode: s?.vatMode ?? "simple",
     accountingCodeEnabled: s?.accountingCodeEnabled ?? "false",

@@ -17,11 +17,3 @@ export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[
   for await (const e of kv.list<T>({ prefix })) out.push(e.value);
   return out;
 }
-
-/** Thrown when an atomic write lost a race: the caller re-reads or reports a conflict. */
-export class VersionConflict extends Error {
-  constructor(what: string) {
-    super(`concurrent change to ${what}`);
-    this.name = "VersionConflict";
-  }
-}

@@ -1,4 +1,5 @@
 import type { Org } from "../org/schema.ts";
+import { listValues } from "./kv.ts";
 
 export type OrgMeta = Pick<Org, "organisation" | "settings">;
 export type SecretQuestion = Org["secretQuestions"][number];
@@ -29,8 +30,6 @@ export class OrgRepo {
 
   /** Every record of one reference collection, in key order. */
   async list<T>(collection: string): Promise<T[]> {
-    const out: T[] = [];
-    for await (const e of this.kv.list<T>({ prefix: [collection] })) out.push(e.value);
-    return out;
+    return await listValues<T>(this.kv, [collection]);
   }
 }

@@ -1,4 +1,5 @@
 import type { SaltedHash } from "../domain/secrets.ts";
+import { listValues } from "./kv.ts";
 
 export interface User {
   oid: string;
@@ -26,9 +27,7 @@ export class UserRepo {
   }
 
   async all(): Promise<User[]> {
-    const out: User[] = [];
-    for await (const e of this.kv.list<User>({ prefix: ["user"] })) out.push(e.value);
-    return out;
+    return await listValues<User>(this.kv, ["user"]);
   }
 
   /** Adds the writes that store a user (and its email index) to an atomic operation. */
