@@ -7,7 +7,23 @@ export type DomainEvent =
   | { type: "activation.sent"; userOid: string; email: string }
   | { type: "device.activated"; userOid: string; deviceId: string }
   | { type: "device.unregistered"; userOid: string; deviceId: string; reason: string }
-  | { type: "push.registered"; userOid: string; deviceId: string };
+  | { type: "push.registered"; userOid: string; deviceId: string }
+  | { type: "request.created"; userOid: string; requestOid: string }
+  | { type: "request.submitted"; userOid: string; requestOid: string; approvalOid: string }
+  | { type: "request.modified"; userOid: string; requestOid: string; reissued: boolean }
+  | { type: "request.cancelled"; userOid: string; requestOid: string }
+  | { type: "request.closed"; userOid: string; requestOid: string }
+  | { type: "request.decided"; userOid: string; requestOid: string; statusCode: string }
+  | {
+    type: "approval.opened";
+    approvalOid: string;
+    requestOid: string;
+    level: number;
+    teamOids: string[];
+  }
+  | { type: "approval.cancelled"; approvalOid: string; requestOid: string }
+  | { type: "comment.added"; userOid: string; sourceOid: string; commentOid: string }
+  | { type: "comment.deleted"; userOid: string; sourceOid: string; commentOid: string };
 
 type Handler = (e: DomainEvent) => void | Promise<void>;
 

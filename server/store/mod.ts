@@ -1,7 +1,11 @@
+import { ApprovalRepo } from "./approvals.ts";
 import { CodeRepo } from "./codes.ts";
+import { CommentRepo } from "./comments.ts";
 import { DeviceRepo } from "./devices.ts";
 import { OrgRepo } from "./org.ts";
 import { RateLimitRepo } from "./rate_limits.ts";
+import { RequestRepo } from "./requests.ts";
+import { TransactionRepo } from "./transactions.ts";
 import { UserRepo } from "./users.ts";
 
 /** One repository per entity, all over the same Deno KV. */
@@ -12,6 +16,10 @@ export interface Store {
   codes: CodeRepo;
   rateLimits: RateLimitRepo;
   org: OrgRepo;
+  requests: RequestRepo;
+  comments: CommentRepo;
+  approvals: ApprovalRepo;
+  transactions: TransactionRepo;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -22,5 +30,9 @@ export function createStore(kv: Deno.Kv): Store {
     codes: new CodeRepo(kv),
     rateLimits: new RateLimitRepo(kv),
     org: new OrgRepo(kv),
+    requests: new RequestRepo(kv),
+    comments: new CommentRepo(kv),
+    approvals: new ApprovalRepo(kv),
+    transactions: new TransactionRepo(kv),
   };
 }

@@ -4,6 +4,12 @@ import { listValues } from "./kv.ts";
 export type OrgMeta = Pick<Org, "organisation" | "settings">;
 export type SecretQuestion = Org["secretQuestions"][number];
 export type Team = Org["teams"][number];
+export type OrgAccount = Org["accounts"][number];
+export type OrgType = Org["requestTypes"][number];
+export type OrgCostCenter = Org["costCenters"][number];
+export type OrgCode = Org["ledgers"][number];
+export type OrgCurrency = Org["currencies"][number];
+export type OrgCountry = Org["countries"][number];
 
 /**
  * The organisation's configuration and reference data (spec §3 lookups). Each collection is
@@ -26,6 +32,11 @@ export class OrgRepo {
 
   async team(oid: string): Promise<Team | null> {
     return (await this.kv.get<Team>(["team", oid])).value;
+  }
+
+  /** One record of a reference collection by its key (oid, or value for currencies). */
+  async get<T>(collection: string, key: string): Promise<T | null> {
+    return (await this.kv.get<T>([collection, key])).value;
   }
 
   /** Every record of one reference collection, in key order. */

@@ -1,5 +1,7 @@
 /** The API contract (GUIDE §1): every call of spec §7, grouped as the spec groups them. */
 export * from "./endpoint.ts";
 export { session } from "./session.ts";
+export { requests } from "./requests.ts";
 import { session } from "./session.ts";
-export const contract = { session } as const;
+import { requests } from "./requests.ts";
+export const contract = { session, requests } as const;

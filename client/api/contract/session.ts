@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
+import { ExpenseRow } from "./requests.ts";
 
 // spec §7 'Registration and session'. Field names are the spec's; response shapes are ours.
 
@@ -60,7 +61,7 @@ export const session = {
     path: `${E}/pwalists`,
     auth: "bearer",
     response: z.extend(Settings, {
-      expenses: z.object({ expenseslist: z.array(z.looseObject({})) }),
+      expenses: z.object({ expenseslist: z.array(ExpenseRow) }),
       transactions: z.object({ receiptslist: z.array(z.looseObject({})) }),
       username: z.string(),
       fname: z.string(),

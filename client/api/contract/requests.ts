@@ -1,0 +1,347 @@
+import * as z from "zod/mini";
+import { endpoint } from "./endpoint.ts";
+import { MAX_OCCURRENCES } from "../../lib/budget.ts";
+import { MAX_PURPOSE, MAX_URL, MAX_VENDOR } from "../../lib/request_rules.ts";
+
+// spec §7 reads and writes of expense requests, their lookups and comments. Field names
+// are spec §3's; response shapes are ours (the spec does not show them).
+
+const E = "/scmapi/expense";
+const Oid = z.string().check(z.minLength(1), z.maxLength(64));
+const OptOid = z.optional(z.nullable(z.string().check(z.maxLength(64))));
+/** spec §3 'archive': records moved to the archive are read with archive=1. */
+export const ArchiveParam = z.optional(z.enum(["0", "1", "true", "false"]));
+const Text = (max: number) => z.string().check(z.maxLength(max));
+
+export const StatusCode = z.enum([
+  "new",
+  "requested",
+  "accepted",
+  "rejected",
+  "cancelled",
+  "moved",
+]);
+export type StatusCode = z.infer<typeof StatusCode>;
+
+/** spec §3 subType. */
+export const SubType = z.object({
+  rowId: z.number(),
+  id: z.string(),
+  description: z.string(),
+  minAmount: z.number(),
+  maxAmount: z.number(),
+  isRecurring: z.boolean(),
+  requireRejectNote: z.boolean(),
+});
+
+/** spec §3 budget line; budgetdate is a calendar day 'YYYY-MM-DD'. */
+export const BudgetLine = z.object({
+  budgetdate: z.string(),
+  budgetamount: z.number(),
+  budgetfunded: z.boolean(),
+});
+
+/** spec §3 approvals: teams with teamName and teamUsers (fname, lname). */
+export const ApprovalTeam = z.object({
+  teamOid: z.string(),
+  teamName: z.string(),
+  level: z.number(),
+  teamUsers: z.array(z.object({ fname: z.string(), lname: z.string() })),
+});
+export type ApprovalTeam = z.infer<typeof ApprovalTeam>;
+
+/**
+ * A request as the Requests list needs it (spec §2 rows, filters, badge): what
+ * `pwalists` sends for every request, so 2,000 of them stay small.
+ */
+export const ExpenseRow = z.object({
+  oid: z.string(),
+  id: z.string(),
+  archive: z.boolean(),
+  purpose: z.string(),
+  statusCode: StatusCode,
+  /** ISO 8601, UTC. */
+  issueDate: z.string(),
+  costCenter: z.string(),
+  costCenterOid: z.nullable(z.string()),
+  GLCode: z.string(),
+  GLOid: z.nullable(z.string()),
+  projectCode: z.string(),
+  projectOid: z.nullable(z.string()),
+  typeOid: z.string(),
+  amount: z.number(),
+  pricingCurrency: z.string(),
+  canClose: z.boolean(),
+  canCancel: z.boolean(),
+  hasCard: z.boolean(),
+  openCard: z.boolean(),
+  cardStatusCode: z.nullable(z.string()),
+  /** Counted in the main badge (spec §2): for now, a request created but not submitted. */
+  needsAttention: z.boolean(),
+  budgetCount: z.number(),
+});
+export type ExpenseRow = z.infer<typeof ExpenseRow>;
+
+/** spec §3 expense request, with every permission flag computed for the caller. */
+export const ExpenseRequest = z.extend(ExpenseRow, {
+  vendor: z.string(),
+  url: z.string(),
+  accountOid: z.string(),
+  monetaryAmount: z.string(),
+  fullamount: z.string(),
+  fractionamount: z.string(),
+  subType: SubType,
+  budget: z.array(BudgetLine),
+  approvals: z.array(ApprovalTeam),
+  canGenerate: z.boolean(),
+  /** Our additions: may the caller edit, submit, comment on it. */
+  canEdit: z.boolean(),
+  canSubmit: z.boolean(),
+  canComment: z.boolean(),
+  is3DSecureDefined: z.boolean(),
+  /** Author's user oid; pwauserfullname gives the name. */
+  author: z.string(),
+  approverNote: z.nullable(z.string()),
+});
+export type ExpenseRequest = z.infer<typeof ExpenseRequest>;
+
+/** spec §3 comment. */
+export const Comment = z.object({
+  oid: z.string(),
+  sourceEntityOid: z.string(),
+  archive: z.boolean(),
+  comment: z.object({
+    author: z.string(),
+    fName: z.string(),
+    lName: z.string(),
+    text: z.string(),
+  }),
+  createdate: z.string(),
+  canBeDeleted: z.boolean(),
+});
+export type Comment = z.infer<typeof Comment>;
+
+/** spec §3 account (plus its currency, which the create form proposes). */
+export const Account = z.object({
+  oid: z.string(),
+  value: z.string(),
+  label: z.string(),
+  currency: z.string(),
+});
+/** A request type as the create form needs it. */
+export const RequestType = z.extend(SubType, {
+  oid: z.string(),
+  accountOid: z.string(),
+  allowBudget: z.boolean(),
+});
+export type RequestType = z.infer<typeof RequestType>;
+/** Cost center, GL code, project code: spec §3 combo items, with the oid that identifies them. */
+export const Code = z.object({ oid: z.string(), value: z.string(), label: z.string() });
+export type Code = z.infer<typeof Code>;
+export const Currency = z.object({ value: z.string(), label: z.string(), symbol: z.string() });
+export type Currency = z.infer<typeof Currency>;
+
+export const BudgetPlanBody = z.object({
+  period: z.enum(["weekly", "monthly"]),
+  startDate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "startDate must be YYYY-MM-DD")),
+  amount: z.number(),
+  occurrences: z.int().check(z.minimum(1), z.maximum(MAX_OCCURRENCES)),
+});
+
+/**
+ * What the create form sends. Type, amount and purpose are optional here so that their
+ * absence is answered with the §5 message (422), not a schema error.
+ */
+export const CreateBody = z.object({
+  accountOid: OptOid,
+  typeOid: OptOid,
+  amount: z.optional(z.nullable(z.number())),
+  pricingCurrency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "ISO 4217 code"))),
+  purpose: z.optional(z.nullable(Text(MAX_PURPOSE * 2))),
+  costCenterOid: OptOid,
+  GLOid: OptOid,
+  projectOid: OptOid,
+  vendor: z.optional(z.nullable(Text(MAX_VENDOR))),
+  url: z.optional(z.nullable(Text(MAX_URL))),
+  budget: z.optional(z.nullable(BudgetPlanBody)),
+});
+export type CreateBody = z.infer<typeof CreateBody>;
+
+/** spec §2 edit request: purpose, cost center, GL code, project code. */
+export const EditBody = z.object({
+  oid: Oid,
+  archive: z.optional(z.boolean()),
+  purpose: z.optional(z.nullable(Text(MAX_PURPOSE * 2))),
+  costCenterOid: OptOid,
+  GLOid: OptOid,
+  projectOid: OptOid,
+});
+export type EditBody = z.infer<typeof EditBody>;
+
+const RecordQuery = z.object({ record: Oid, archive: ArchiveParam });
+const OidQuery = z.object({ oid: Oid, archive: ArchiveParam });
+const OidBody = z.object({ oid: Oid, archive: z.optional(z.boolean()) });
+const One = z.object({ expenseRequest: ExpenseRequest });
+
+export const requests = {
+  entity: endpoint({
+    method: "GET",
+    path: `${E}/pwaexpenseentity`,
+    auth: "bearer",
+    query: RecordQuery,
+    response: One,
+  }),
+  accounts: endpoint({
+    method: "GET",
+    path: `${E}/pwaaccounts`,
+    auth: "bearer",
+    response: z.object({ accounts: z.array(Account) }),
+  }),
+  types: endpoint({
+    method: "GET",
+    path: `${E}/pwatypes`,
+    auth: "bearer",
+    query: z.object({ accountoid: z.optional(Oid) }),
+    response: z.object({ types: z.array(RequestType) }),
+  }),
+  costCenters: endpoint({
+    method: "GET",
+    path: `${E}/pwaccodes`,
+    auth: "bearer",
+    /** oid: the request type; its cost-center restriction applies. */
+    query: z.object({ oid: z.optional(Oid) }),
+    response: z.object({ costcenters: z.array(Code) }),
+  }),
+  ledgers: endpoint({
+    method: "GET",
+    path: `${E}/pwaledgers`,
+    auth: "bearer",
+    query: z.object({ oid: z.optional(Oid), ccoid: Oid }),
+    response: z.object({ ledgers: z.array(Code) }),
+  }),
+  projectCodes: endpoint({
+    method: "GET",
+    path: `${E}/pwaprojectcodes`,
+    auth: "bearer",
+    query: z.object({ oid: z.optional(Oid), ccoid: Oid }),
+    response: z.object({ projectcodes: z.array(Code) }),
+  }),
+  currencies: endpoint({
+    method: "GET",
+    path: `${E}/pwacurrencylist`,
+    auth: "bearer",
+    response: z.object({ currencylist: z.array(Currency) }),
+  }),
+  countries: endpoint({
+    method: "GET",
+    path: `${E}/pwacountrylist`,
+    auth: "bearer",
+    response: z.object({
+      countrylist: z.array(z.object({
+        name: z.string(),
+        label: z.string(),
+        value: z.string(),
+        selected: z.boolean(),
+      })),
+    }),
+  }),
+  canCreate: endpoint({
+    method: "GET",
+    path: `${E}/pwacheckcancreaterequest`,
+    auth: "bearer",
+    /** spec §5: 1 when allowed; otherwise the reason, in the user's language. */
+    response: z.object({
+      result: z.union([z.literal(0), z.literal(1)]),
+      message: z.nullable(z.string()),
+    }),
+  }),
+  create: endpoint({
+    method: "POST",
+    path: `${E}/pwaexpenserequestcreate`,
+    auth: "bearer",
+    body: z.object({ expenseRequest: CreateBody }),
+    response: One,
+  }),
+  submit: endpoint({
+    method: "POST",
+    path: `${E}/pwasubmit`,
+    auth: "bearer",
+    body: z.object({ record: Oid, archive: z.optional(z.boolean()) }),
+    response: One,
+  }),
+  checkNeedRecreate: endpoint({
+    method: "POST",
+    path: `${E}/pwacheckneedrecreate`,
+    auth: "bearer",
+    body: z.object({ expenseRequest: EditBody }),
+    response: z.object({ sameAP: z.boolean() }),
+  }),
+  reissueApproval: endpoint({
+    method: "POST",
+    path: `${E}/pwareissueapproval`,
+    auth: "bearer",
+    body: z.object({ expenseRequest: EditBody }),
+    response: One,
+  }),
+  modify: endpoint({
+    method: "POST",
+    path: `${E}/pwamodify`,
+    auth: "bearer",
+    body: z.object({ record: EditBody }),
+    response: One,
+  }),
+  cancel: endpoint({
+    method: "POST",
+    path: `${E}/pwacancel`,
+    auth: "bearer",
+    body: OidBody,
+    response: One,
+  }),
+  close: endpoint({
+    method: "POST",
+    path: `${E}/pwaclose`,
+    auth: "bearer",
+    body: OidBody,
+    response: One,
+  }),
+  approvals: endpoint({
+    method: "GET",
+    path: `${E}/pwaapprovals`,
+    auth: "bearer",
+    query: OidQuery,
+    response: z.object({ approvals: z.array(ApprovalTeam) }),
+  }),
+  comments: endpoint({
+    method: "GET",
+    path: `${E}/pwaexpensecomments`,
+    auth: "bearer",
+    query: OidQuery,
+    response: z.object({ comments: z.array(Comment) }),
+  }),
+  addComment: endpoint({
+    method: "POST",
+    path: `${E}/pwaaddcomment`,
+    auth: "bearer",
+    body: z.object({
+      oid: Oid,
+      archive: z.optional(z.boolean()),
+      comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
+    }),
+    response: z.object({ comment: Comment }),
+  }),
+  /** spec §7: a change made by GET. */
+  deleteComment: endpoint({
+    method: "GET",
+    path: `${E}/pwadeletecomment`,
+    auth: "bearer",
+    query: RecordQuery,
+    response: z.object({ status: z.literal("OK") }),
+  }),
+  userFullName: endpoint({
+    method: "GET",
+    path: `${E}/pwauserfullname`,
+    auth: "bearer",
+    query: z.object({ author: Oid }),
+    response: z.object({ fullname: z.string() }),
+  }),
+};

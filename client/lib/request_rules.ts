@@ -1,0 +1,126 @@
+import { isMoney } from "./money.ts";
+
+/**
+ * The rules of spec §5 for creating and editing a request, shared by the create form (so
+ * the person sees the message before anything is sent) and the server (which enforces
+ * them whatever the client sends). A violation is a translation key and its parameters;
+ * each side turns it into text in the user's language.
+ */
+export type RuleKey =
+  | "request.typeRequired"
+  | "request.amountRequired"
+  | "request.amountInvalid"
+  | "request.amountRange"
+  | "request.purposeRequired"
+  | "request.purposeTooLong"
+  | "request.budgetRequired"
+  | "request.codesRequired"
+  | "request.vendorUrlInvalid";
+
+export interface Violation {
+  key: RuleKey;
+  params?: Record<string, string | number>;
+}
+
+/** Longest purpose we keep (the original app's column); vendor and url likewise. */
+export const MAX_PURPOSE = 500;
+export const MAX_VENDOR = 120;
+export const MAX_URL = 500;
+
+export interface TypeBounds {
+  minAmount: number;
+  maxAmount: number;
+  isRecurring: boolean;
+}
+
+export interface CreateInput {
+  typeOid?: string | null;
+  /** The typed amount, or the budget total in budget mode. */
+  amount?: number | null;
+  purpose?: string | null;
+  /** True when the amount comes from budget lines (budget mode). */
+  hasBudget: boolean;
+  url?: string | null;
+}
+
+/** Formats a bound for 'Amount must be between X and Y': 20, 5000, 12.5. */
+function bound(n: number): string {
+  return String(n);
+}
+
+/** spec §5 'Amount must be between X and Y'. */
+export function checkAmount(amount: number, t: TypeBounds): Violation | null {
+  if (!isMoney(amount) || amount <= 0) return { key: "request.amountInvalid" };
+  if (amount < t.minAmount || amount > t.maxAmount) {
+    return {
+      key: "request.amountRange",
+      params: { min: bound(t.minAmount), max: bound(t.maxAmount) },
+    };
+  }
+  return null;
+}
+
+/**
+ * spec §5 create request: a type, an amount (from the budget for recurring types), a
+ * purpose, the amount within the type's bounds. The first violation, or null.
+ */
+export function checkCreate(input: CreateInput, type: TypeBounds | null): Violation | null {
+  if (!input.typeOid || !type) return { key: "request.typeRequired" };
+  if (type.isRecurring && !input.hasBudget) return { key: "request.budgetRequired" };
+  if (input.amount === null || input.amount === undefined || Number.isNaN(input.amount)) {
+    return { key: "request.amountRequired" };
+  }
+  const a = checkAmount(input.amount, type);
+  if (a) return a;
+  const purpose = (input.purpose ?? "").trim();
+  if (!purpose) return { key: "request.purposeRequired" };
+  if (purpose.length > MAX_PURPOSE) {
+    return { key: "request.purposeTooLong", params: { max: MAX_PURPOSE } };
+  }
+  if (input.url && normaliseVendorUrl(input.url) === null) {
+    return { key: "request.vendorUrlInvalid" };
+  }
+  return null;
+}
+
+/** spec §5 edit request: purpose, and project, GL and cost center must be set. */
+export function checkEdit(input: {
+  purpose?: string | null;
+  costCenterOid?: string | null;
+  GLOid?: string | null;
+  projectOid?: string | null;
+}): Violation | null {
+  const purpose = (input.purpose ?? "").trim();
+  if (!purpose) return { key: "request.purposeRequired" };
+  if (purpose.length > MAX_PURPOSE) {
+    return { key: "request.purposeTooLong", params: { max: MAX_PURPOSE } };
+  }
+  if (!input.costCenterOid || !input.GLOid || !input.projectOid) {
+    return { key: "request.codesRequired" };
+  }
+  return null;
+}
+
+/**
+ * spec §5: the vendor url gets http:// when it has no scheme. Only http(s) links are kept
+ * (a javascript: or data: url would run when the detail's vendor link is tapped): null for
+ * anything that is not a plausible web address. Empty input gives ''.
+ */
+export function normaliseVendorUrl(raw: string): string | null {
+  const s = raw.trim();
+  if (!s) return "";
+  if (/\s/.test(s) || s.length > MAX_URL) return null;
+  // 'host:8080/x' is a host and port, not a scheme; '//host' is scheme-relative.
+  const hasScheme = /^[a-z][a-z0-9+.-]*:/i.test(s) && !/^[^:/]+:\d+(\/|$)/.test(s);
+  if (hasScheme && !/^https?:\/\/[^/]/i.test(s)) return null;
+  const withScheme = hasScheme ? s : `http://${s.replace(/^\/\//, "")}`;
+  let u: URL;
+  try {
+    u = new URL(withScheme);
+  } catch {
+    return null;
+  }
+  if (u.protocol !== "http:" && u.protocol !== "https:") return null;
+  if (!u.hostname || !/^[^.]+(\.[^.]+)+$|^localhost$/i.test(u.hostname)) return null;
+  return withScheme;
+}

@@ -1,0 +1,89 @@
+import type { Comment } from "../../client/api/contract/requests.ts";
+import { conflict, forbidden, notFound } from "../errors.ts";
+import type { Deps } from "../env.ts";
+import { translate } from "../i18n.ts";
+import type { CommentRecord } from "../store/comments.ts";
+import type { User } from "../store/users.ts";
+import { requestFlags } from "./request_flags.ts";
+import { ownRequest } from "./requests.ts";
+
+/** spec §3 comment, with canBeDeleted for the caller: own comments on a writable request. */
+export function toComment(c: CommentRecord, deletable: boolean): Comment {
+  return {
+    oid: c.oid,
+    sourceEntityOid: c.sourceOid,
+    archive: c.archive,
+    comment: { author: c.authorOid, fName: c.fName, lName: c.lName, text: c.text },
+    createdate: new Date(c.createdAt).toISOString(),
+    canBeDeleted: deletable,
+  };
+}
+
+/** A request's comments, oldest first (spec §2 request detail). */
+export async function listComments(deps: Deps, user: User, requestOid: string): Promise<Comment[]> {
+  const r = await ownRequest(deps, user, requestOid);
+  const writable = requestFlags(r, user.oid).canComment;
+  return (await deps.store.comments.bySource(r.oid))
+    .map((c) => toComment(c, writable && c.authorOid === user.oid));
+}
+
+/** spec §7 pwaaddcomment; written only if the request did not change meanwhile. */
+export async function addComment(
+  deps: Deps,
+  user: User,
+  requestOid: string,
+  text: string,
+): Promise<Comment> {
+  const tr = await translate(user.locale);
+  const { requests, comments, kv } = deps.store;
+  for (let i = 0; i < 5; i++) {
+    const entry = await requests.get(user.oid, requestOid);
+    if (!entry.value) throw notFound();
+    if (!requestFlags(entry.value, user.oid).canComment) {
+      throw forbidden("not_allowed", tr("comment.notAllowed"));
+    }
+    const c: CommentRecord = {
+      oid: crypto.randomUUID(),
+      sourceOid: requestOid,
+      authorOid: user.oid,
+      fName: user.fname,
+      lName: user.lname,
+      text,
+      createdAt: deps.now(),
+      archive: false,
+    };
+    if ((await comments.put(kv.atomic().check(entry), c).commit()).ok) {
+      await deps.events.publish({
+        type: "comment.added",
+        userOid: user.oid,
+        sourceOid: requestOid,
+        commentOid: c.oid,
+      });
+      return toComment(c, true);
+    }
+  }
+  throw forbidden("not_allowed", tr("comment.notAllowed"));
+}
+
+/** spec §7 pwadeletecomment: only where canBeDeleted would be true. */
+export async function deleteComment(deps: Deps, user: User, commentOid: string): Promise<void> {
+  const tr = await translate(user.locale);
+  const { requests, comments, kv } = deps.store;
+  const entry = await comments.get(commentOid);
+  if (!entry?.value) throw notFound();
+  const c = entry.value;
+  // Another user's request: 404 as if the comment did not exist.
+  const req = await requests.get(user.oid, c.sourceOid);
+  if (!req.value) throw notFound();
+  if (c.authorOid !== user.oid || !requestFlags(req.value, user.oid).canComment) {
+    throw forbidden("not_allowed", tr("comment.notDeletable"));
+  }
+  const ok = (await comments.delete(kv.atomic().check(entry).check(req), c).commit()).ok;
+  if (!ok) throw conflict(tr("request.busy"));
+  await deps.events.publish({
+    type: "comment.deleted",
+    userOid: user.oid,
+    sourceOid: c.sourceOid,
+    commentOid,
+  });
+}

@@ -1,0 +1,554 @@
+import type {
+  ApprovalTeam,
+  CreateBody,
+  EditBody,
+  ExpenseRequest,
+  ExpenseRow,
+} from "../../client/api/contract/requests.ts";
+import type { TranslationKey } from "../../client/i18n/locales/en.ts";
+import { budgetTotal, checkPlan, generateBudget } from "../../client/lib/budget.ts";
+import { splitAmount } from "../../client/lib/money.ts";
+import {
+  checkCreate,
+  checkEdit,
+  normaliseVendorUrl,
+  type Violation,
+} from "../../client/lib/request_rules.ts";
+import { conflict, forbidden, HttpError, notFound, unprocessable } from "../errors.ts";
+import type { Deps } from "../env.ts";
+import { translate } from "../i18n.ts";
+import type { ApprovalRecord } from "../store/approvals.ts";
+import type { OrgAccount, OrgCode, OrgCostCenter, OrgCurrency, OrgType } from "../store/org.ts";
+import type { RequestRecord } from "../store/requests.ts";
+import type { User } from "../store/users.ts";
+import { isClosed, type RequestFlags, requestFlags } from "./request_flags.ts";
+import { needsNewApproval, newApproval, policyLevels } from "./workflow.ts";
+
+/** How often a write re-reads and retries when another write changed the record first. */
+const RETRIES = 5;
+
+type Tr = Awaited<ReturnType<typeof translate>>;
+
+/** 'request.amountRange' → 'amount_range': the machine code of a rule's error answer. */
+function codeOf(key: string): string {
+  return key.replace(/^[a-z]+\./, "").replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}
+
+/** A §5 rule violation as a 422 in the caller's language. */
+function broken(tr: Tr, key: TranslationKey, params?: Violation["params"]): HttpError {
+  return unprocessable(codeOf(key), tr(key, params));
+}
+
+function notAllowed(tr: Tr): HttpError {
+  return forbidden("not_allowed", tr("request.notAllowed"));
+}
+
+/**
+ * spec §5: 'You have transactions that still have no receipts, please provide those first'.
+ * Refused and moved transactions need none.
+ */
+export async function hasMissingReceipts(deps: Deps, userOid: string): Promise<boolean> {
+  const txs = await deps.store.transactions.byUser(userOid);
+  return txs.some((t) =>
+    t.nbReceipts === 0 && t.transactionStatus !== "Refused" && t.transactionStatus !== "Moved"
+  );
+}
+
+/** spec §5 'creation also requires canRequest true and a create-check returning 1'. */
+export async function createCheck(
+  deps: Deps,
+  user: User,
+): Promise<{ key: TranslationKey; status: 403 | 422 } | null> {
+  if (!user.canRequest) return { key: "request.cannotRequest", status: 403 };
+  if (await hasMissingReceipts(deps, user.oid)) {
+    return { key: "request.missingReceipts", status: 422 };
+  }
+  return null;
+}
+
+interface Codes {
+  costCenterOid: string | null;
+  costCenter: string;
+  GLOid: string | null;
+  GLCode: string;
+  projectOid: string | null;
+  projectCode: string;
+}
+
+/**
+ * Cost center, GL code and project must belong together (spec §4: the GL and project
+ * lists depend on the cost center) and the cost center must be one the type allows.
+ */
+async function resolveCodes(
+  deps: Deps,
+  tr: Tr,
+  type: OrgType,
+  cc: string | null | undefined,
+  gl: string | null | undefined,
+  prj: string | null | undefined,
+): Promise<Codes> {
+  const org = deps.store.org;
+  if (!cc) {
+    if (gl || prj) throw broken(tr, "request.codesMismatch");
+    return {
+      costCenterOid: null,
+      costCenter: "",
+      GLOid: null,
+      GLCode: "",
+      projectOid: null,
+      projectCode: "",
+    };
+  }
+  const center = await org.get<OrgCostCenter>("costcenter", cc);
+  if (!center || (type.costCenterOids && !type.costCenterOids.includes(cc))) {
+    throw broken(tr, "request.costCenterNotAllowed");
+  }
+  const ledger = gl ? await org.get<OrgCode>("ledger", gl) : null;
+  const project = prj ? await org.get<OrgCode>("project", prj) : null;
+  if (
+    (gl && (!ledger || !center.ledgerOids.includes(gl))) ||
+    (prj && (!project || !center.projectOids.includes(prj)))
+  ) {
+    throw broken(tr, "request.codesMismatch");
+  }
+  return {
+    costCenterOid: cc,
+    costCenter: center.label,
+    GLOid: ledger?.oid ?? null,
+    GLCode: ledger?.label ?? "",
+    projectOid: project?.oid ?? null,
+    projectCode: project?.label ?? "",
+  };
+}
+
+async function typeOf(deps: Deps, oid: string): Promise<OrgType | null> {
+  return await deps.store.org.get<OrgType>("rtype", oid);
+}
+
+/** spec §7 pwaexpenserequestcreate: every §5 rule, budget rebuilt here, status new. */
+export async function createRequest(
+  deps: Deps,
+  user: User,
+  body: CreateBody,
+): Promise<RequestRecord> {
+  const tr = await translate(user.locale);
+  const denied = await createCheck(deps, user);
+  if (denied) {
+    throw denied.status === 403
+      ? forbidden("cannot_request", tr(denied.key))
+      : broken(tr, denied.key);
+  }
+  const { org } = deps.store;
+  const type = body.typeOid ? await typeOf(deps, body.typeOid) : null;
+  if (body.typeOid && !type) throw broken(tr, "request.typeUnknown");
+  const accountOid = body.accountOid || type?.accountOid;
+  const account = accountOid ? await org.get<OrgAccount>("account", accountOid) : null;
+  if (accountOid && !account) throw broken(tr, "request.accountUnknown");
+  if (type && account && type.accountOid !== account.oid) {
+    throw broken(tr, "request.typeAccountMismatch");
+  }
+
+  let budget: RequestRecord["budget"] = [];
+  let amount = body.amount ?? null;
+  if (body.budget) {
+    if (type && !type.allowBudget && !type.isRecurring) {
+      throw broken(tr, "request.budgetNotAllowed");
+    }
+    const planProblem = checkPlan(body.budget);
+    if (planProblem) throw broken(tr, planProblem);
+    budget = generateBudget(body.budget);
+    amount = budgetTotal(budget);
+  }
+  const v = checkCreate({
+    typeOid: body.typeOid,
+    amount,
+    purpose: body.purpose,
+    hasBudget: budget.length > 0,
+    url: body.url,
+  }, type);
+  if (v) throw broken(tr, v.key, v.params);
+
+  const currency = body.pricingCurrency ?? account?.currency ?? "EUR";
+  if (!(await org.get<OrgCurrency>("currency", currency))) {
+    throw broken(tr, "request.currencyUnknown");
+  }
+  const codes = await resolveCodes(
+    deps,
+    tr,
+    type!,
+    body.costCenterOid,
+    body.GLOid,
+    body.projectOid,
+  );
+  const now = deps.now();
+  const base: Omit<RequestRecord, "id"> = {
+    oid: crypto.randomUUID(),
+    authorOid: user.oid,
+    accountOid: account!.oid,
+    typeOid: type!.oid,
+    purpose: body.purpose!.trim(),
+    status: "new",
+    issueDate: now,
+    ...codes,
+    vendor: (body.vendor ?? "").trim(),
+    url: normaliseVendorUrl(body.url ?? "") ?? "",
+    amount: amount!,
+    currency,
+    budgetPlan: body.budget ?? null,
+    budget,
+    approvalOid: null,
+    hasCard: false,
+    openCard: false,
+    cardStatusCode: null,
+    approverNote: null,
+    archive: false,
+    updatedAt: now,
+  };
+  const { requests, kv } = deps.store;
+  for (let i = 0; i < RETRIES * 4; i++) {
+    const counter = await requests.counter();
+    // Ids never end in '-dddd', which spec §9 reserves for closed cards.
+    const rec: RequestRecord = {
+      ...base,
+      id: `R${String((counter.value ?? 0) + 1).padStart(6, "0")}`,
+    };
+    const op = requests.bumpCounter(kv.atomic(), counter)
+      .check({ key: requests.key(user.oid, rec.oid), versionstamp: null });
+    if ((await requests.put(op, rec).commit()).ok) {
+      await deps.events.publish({
+        type: "request.created",
+        userOid: user.oid,
+        requestOid: rec.oid,
+      });
+      return rec;
+    }
+  }
+  throw conflict(tr("request.busy"));
+}
+
+/**
+ * Reads the caller's request, lets `change` compute its next state (checking flags and
+ * adding related writes to the same atomic operation) and commits only if nothing changed
+ * meanwhile. On a lost race it reads again and re-decides: a cancel racing a close sees the
+ * other's result and is refused by the flags, so exactly one of them wins.
+ */
+async function mutate(
+  deps: Deps,
+  user: User,
+  oid: string,
+  change: (r: RequestRecord, flags: RequestFlags, op: Deno.AtomicOperation) =>
+    | Promise<RequestRecord>
+    | RequestRecord,
+): Promise<RequestRecord> {
+  const { requests, kv } = deps.store;
+  for (let i = 0; i < RETRIES; i++) {
+    const entry = await requests.get(user.oid, oid);
+    if (!entry.value) throw notFound();
+    const op = kv.atomic().check(entry);
+    const next = await change(entry.value, requestFlags(entry.value, user.oid), op);
+    next.updatedAt = deps.now();
+    if ((await requests.put(op, next).commit()).ok) return next;
+  }
+  throw conflict((await translate(user.locale))("request.busy"));
+}
+
+/** Adds the writes that cancel a request's open approval (checked against concurrent votes). */
+async function cancelApproval(
+  deps: Deps,
+  r: RequestRecord,
+  op: Deno.AtomicOperation,
+): Promise<string | null> {
+  if (!r.approvalOid) return null;
+  const a = await deps.store.approvals.get(r.approvalOid);
+  if (!a.value || a.value.statusCode !== "new") return null;
+  op.check(a);
+  deps.store.approvals.put(op, {
+    ...a.value,
+    statusCode: "cancelled",
+    levels: a.value.levels.map((l) =>
+      l.statusCode === "open" || l.statusCode === "pending" ? { ...l, statusCode: "cancelled" } : l
+    ),
+  });
+  return a.value.oid;
+}
+
+async function openApproval(
+  deps: Deps,
+  tr: Tr,
+  r: RequestRecord,
+  op: Deno.AtomicOperation,
+): Promise<ApprovalRecord> {
+  const type = await typeOf(deps, r.typeOid);
+  if (!type) throw broken(tr, "request.typeUnknown");
+  const seq = (await deps.store.approvals.byRequest(r.oid)).length + 1;
+  const a = newApproval(r, type, deps.now(), seq);
+  op.check({ key: ["approval", a.oid], versionstamp: null });
+  deps.store.approvals.put(op, a);
+  return a;
+}
+
+/** spec §4 submit flow: new → requested, with its approval request opened at level 1. */
+export async function submitRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
+  const tr = await translate(user.locale);
+  let approval: ApprovalRecord | null = null;
+  const rec = await mutate(deps, user, oid, async (r, f, op) => {
+    if (!f.canSubmit) throw notAllowed(tr);
+    approval = await openApproval(deps, tr, r, op);
+    return { ...r, status: "requested", approvalOid: approval.oid };
+  });
+  await publishOpened(deps, user, rec, approval!);
+  return rec;
+}
+
+async function publishOpened(deps: Deps, user: User, r: RequestRecord, a: ApprovalRecord) {
+  await deps.events.publish({
+    type: "request.submitted",
+    userOid: user.oid,
+    requestOid: r.oid,
+    approvalOid: a.oid,
+  });
+  const first = a.levels[0];
+  await deps.events.publish({
+    type: "approval.opened",
+    approvalOid: a.oid,
+    requestOid: r.oid,
+    level: first.level,
+    teamOids: first.teamOids,
+  });
+}
+
+/** Validates an edit (spec §5) and resolves its codes against the request's type. */
+async function checkedEdit(deps: Deps, tr: Tr, r: RequestRecord, e: EditBody) {
+  const v = checkEdit(e);
+  if (v) throw broken(tr, v.key, v.params);
+  const type = await typeOf(deps, r.typeOid);
+  if (!type) throw broken(tr, "request.typeUnknown");
+  const codes = await resolveCodes(deps, tr, type, e.costCenterOid, e.GLOid, e.projectOid);
+  return { ...codes, purpose: e.purpose!.trim() };
+}
+
+/** spec §7 pwacheckneedrecreate: sameAP is false when the edit needs a new approval. */
+export async function checkNeedRecreate(deps: Deps, user: User, e: EditBody): Promise<boolean> {
+  const tr = await translate(user.locale);
+  const entry = await deps.store.requests.get(user.oid, e.oid);
+  if (!entry.value) throw notFound();
+  if (!requestFlags(entry.value, user.oid).canEdit) throw notAllowed(tr);
+  const edit = await checkedEdit(deps, tr, entry.value, e);
+  return !needsNewApproval(entry.value, edit);
+}
+
+/**
+ * spec §7 pwamodify and pwareissueapproval. A modify that would need a new approval is
+ * refused (409 reissue_required) so approvals are never silently kept for changed facts;
+ * a reissue cancels the open approval and opens a new one (status back to requested).
+ */
+export async function modifyRequest(
+  deps: Deps,
+  user: User,
+  e: EditBody,
+  mode: "modify" | "reissue",
+): Promise<RequestRecord> {
+  const tr = await translate(user.locale);
+  let opened: ApprovalRecord | null = null;
+  let cancelled: string | null = null;
+  const rec = await mutate(deps, user, e.oid, async (r, f, op) => {
+    if (!f.canEdit) throw notAllowed(tr);
+    const edit = await checkedEdit(deps, tr, r, e);
+    const next: RequestRecord = { ...r, ...edit };
+    if (mode === "modify" || r.status === "new") {
+      if (needsNewApproval(r, edit)) {
+        throw new HttpError(409, "reissue_required", tr("request.reissueRequired"));
+      }
+      opened = null;
+      return next;
+    }
+    cancelled = await cancelApproval(deps, r, op);
+    opened = await openApproval(deps, tr, next, op);
+    return { ...next, status: "requested", approvalOid: opened.oid, approverNote: null };
+  });
+  if (cancelled) {
+    await deps.events.publish({
+      type: "approval.cancelled",
+      approvalOid: cancelled,
+      requestOid: rec.oid,
+    });
+  }
+  await deps.events.publish({
+    type: "request.modified",
+    userOid: user.oid,
+    requestOid: rec.oid,
+    reissued: opened !== null,
+  });
+  if (opened) await publishOpened(deps, user, rec, opened);
+  return rec;
+}
+
+/** spec §4 cancel: allowed by canCancel; an open approval is cancelled with it. */
+export async function cancelRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
+  const tr = await translate(user.locale);
+  let cancelled: string | null = null;
+  const rec = await mutate(deps, user, oid, async (r, f, op) => {
+    if (!f.canCancel) throw notAllowed(tr);
+    cancelled = await cancelApproval(deps, r, op);
+    return { ...r, status: "cancelled", openCard: false };
+  });
+  if (cancelled) {
+    await deps.events.publish({
+      type: "approval.cancelled",
+      approvalOid: cancelled,
+      requestOid: oid,
+    });
+  }
+  await deps.events.publish({ type: "request.cancelled", userOid: user.oid, requestOid: oid });
+  return rec;
+}
+
+/** spec §4 close: allowed by canClose; the request's card is closed (wallet filter Closed). */
+export async function closeRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
+  const tr = await translate(user.locale);
+  const rec = await mutate(deps, user, oid, (r, f) => {
+    if (!f.canClose) throw notAllowed(tr);
+    return { ...r, cardStatusCode: "Closed", openCard: false };
+  });
+  await deps.events.publish({ type: "request.closed", userOid: user.oid, requestOid: oid });
+  return rec;
+}
+
+/**
+ * The outcome of a request's approval (the workflow calls this when the last level accepts
+ * or any vote rejects). Only a requested request whose current approval this is changes.
+ */
+export async function recordDecision(
+  deps: Deps,
+  approvalOid: string,
+  outcome: "accepted" | "rejected",
+  approverNote: string | null = null,
+): Promise<RequestRecord | null> {
+  const a = (await deps.store.approvals.get(approvalOid)).value;
+  if (!a) return null;
+  const author = await deps.store.users.get(a.authorOid);
+  if (!author) return null;
+  let changed = false;
+  const rec = await mutate(deps, author, a.requestOid, (r) => {
+    changed = r.status === "requested" && r.approvalOid === approvalOid;
+    return changed ? { ...r, status: outcome, approverNote } : r;
+  });
+  if (changed) {
+    await deps.events.publish({
+      type: "request.decided",
+      userOid: author.oid,
+      requestOid: rec.oid,
+      statusCode: outcome,
+    });
+  }
+  return rec;
+}
+
+/** A row of the Requests list (spec §2) for its author. */
+export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
+  const f = requestFlags(r, callerOid);
+  return {
+    oid: r.oid,
+    id: r.id,
+    archive: r.archive,
+    purpose: r.purpose,
+    statusCode: r.status,
+    issueDate: new Date(r.issueDate).toISOString(),
+    costCenter: r.costCenter,
+    costCenterOid: r.costCenterOid,
+    GLCode: r.GLCode,
+    GLOid: r.GLOid,
+    projectCode: r.projectCode,
+    projectOid: r.projectOid,
+    typeOid: r.typeOid,
+    amount: r.amount,
+    pricingCurrency: r.currency,
+    canClose: f.canClose,
+    canCancel: f.canCancel,
+    hasCard: r.hasCard,
+    openCard: r.openCard,
+    cardStatusCode: r.cardStatusCode,
+    needsAttention: f.needsAttention,
+    budgetCount: r.budget.length,
+  };
+}
+
+/** The caller's requests, newest first (pwalists). */
+export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
+  const recs = await deps.store.requests.byUser(user.oid);
+  recs.sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id));
+  return recs.map((r) => toRow(r, user.oid));
+}
+
+/** Who approves a request: its current approval's teams and their members (spec §3). */
+export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<ApprovalTeam[]> {
+  let levels: { level: number; teamOids: string[] }[] = [];
+  const a = r.approvalOid ? (await deps.store.approvals.get(r.approvalOid)).value : null;
+  if (a) levels = a.levels;
+  else {
+    const type = await typeOf(deps, r.typeOid);
+    if (type) levels = policyLevels(type, r.amount);
+  }
+  const users = await deps.store.users.all();
+  const out: ApprovalTeam[] = [];
+  for (const l of levels) {
+    for (const teamOid of l.teamOids) {
+      const team = await deps.store.org.team(teamOid);
+      if (!team) continue;
+      out.push({
+        teamOid,
+        teamName: team.teamName,
+        level: l.level,
+        teamUsers: users
+          .filter((u) => u.isApprover && u.teams.includes(teamOid))
+          .map((u) => ({ fname: u.fname, lname: u.lname })),
+      });
+    }
+  }
+  return out;
+}
+
+/** The whole request for its detail screen (spec §2 request detail). */
+export async function toEntity(
+  deps: Deps,
+  r: RequestRecord,
+  callerOid: string,
+): Promise<ExpenseRequest> {
+  const type = await typeOf(deps, r.typeOid);
+  const f = requestFlags(r, callerOid);
+  return {
+    ...toRow(r, callerOid),
+    vendor: r.vendor,
+    url: r.url,
+    accountOid: r.accountOid,
+    monetaryAmount: `${r.amount.toFixed(2)} ${r.currency}`,
+    ...splitAmount(r.amount),
+    subType: {
+      rowId: type?.rowId ?? 0,
+      id: type?.id ?? "",
+      description: type?.description ?? "",
+      minAmount: type?.minAmount ?? 0,
+      maxAmount: type?.maxAmount ?? 0,
+      isRecurring: type?.isRecurring ?? false,
+      requireRejectNote: type?.requireRejectNote ?? false,
+    },
+    budget: r.budget,
+    approvals: await approvalTeams(deps, r),
+    canGenerate: f.canGenerate,
+    canEdit: f.canEdit,
+    canSubmit: f.canSubmit,
+    canComment: f.canComment,
+    is3DSecureDefined: false,
+    author: r.authorOid,
+    approverNote: r.approverNote,
+  };
+}
+
+/** The caller's own request, or 404 (no existence leak for other users' oids). */
+export async function ownRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
+  const r = (await deps.store.requests.get(user.oid, oid)).value;
+  if (!r) throw notFound();
+  return r;
+}
+
+export { isClosed };

@@ -1,0 +1,60 @@
+/**
+ * An approval request (spec §3), opened when a request is submitted. The voting itself
+ * (votes, levels opening one after another) is the approval workflow's; this repository
+ * stores the record and finds it from its request.
+ */
+export interface PollLevelRecord {
+  level: number;
+  actionDescription: string;
+  teamOids: string[];
+  /** Approving votes the level needs. */
+  quota: number;
+  /** pending until the level before it is done; open while it collects votes. */
+  statusCode: "pending" | "open" | "approved" | "rejected" | "cancelled";
+  openedAt: number | null;
+}
+
+export interface VoteRecord {
+  userOid: string;
+  level: number;
+  statusCode: "approved" | "rejected" | "reviewed";
+  isDelegated: boolean;
+  createdAt: number;
+}
+
+export interface ApprovalRecord {
+  oid: string;
+  id: string;
+  requestOid: string;
+  authorOid: string;
+  statusCode: "new" | "approved" | "rejected" | "cancelled";
+  createdAt: number;
+  amount: number;
+  currency: string;
+  typeOid: string;
+  costCenterOid: string | null;
+  levels: PollLevelRecord[];
+  votes: VoteRecord[];
+  archive: boolean;
+}
+
+export class ApprovalRepo {
+  constructor(private kv: Deno.Kv) {}
+
+  async get(oid: string): Promise<Deno.KvEntryMaybe<ApprovalRecord>> {
+    return await this.kv.get<ApprovalRecord>(["approval", oid]);
+  }
+
+  put(op: Deno.AtomicOperation, a: ApprovalRecord): Deno.AtomicOperation {
+    return op.set(["approval", a.oid], a).set(["approval_by_request", a.requestOid, a.oid], a.oid);
+  }
+
+  async byRequest(requestOid: string): Promise<ApprovalRecord[]> {
+    const out: ApprovalRecord[] = [];
+    for await (const e of this.kv.list<string>({ prefix: ["approval_by_request", requestOid] })) {
+      const a = (await this.get(e.value)).value;
+      if (a) out.push(a);
+    }
+    return out.sort((a, b) => a.createdAt - b.createdAt);
+  }
+}

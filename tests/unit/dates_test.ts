@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { isIsoDay, isoDay, shortDate, shortDateTime } from "../../client/lib/dates.ts";
+
+const utc = (y: number, m: number, d: number, h = 0, mi = 0, s = 0) =>
+  Date.UTC(y, m - 1, d, h, mi, s);
+
+Deno.test("[dates] isoDay writes the UTC calendar day of a timestamp", () => {
+  assert.equal(isoDay(utc(2025, 3, 7)), "2025-03-07");
+  assert.equal(isoDay(utc(2025, 12, 31, 12)), "2025-12-31");
+  assert.equal(isoDay(utc(2028, 2, 29)), "2028-02-29");
+  assert.equal(isoDay(0), "1970-01-01");
+});
+
+Deno.test("[dates] isoDay uses UTC at the edges of the day", () => {
+  assert.equal(isoDay(utc(2025, 12, 31, 23, 59, 59)), "2025-12-31");
+  assert.equal(isoDay(utc(2026, 1, 1, 0, 0, 0)), "2026-01-01");
+  assert.equal(isoDay(utc(2026, 1, 1) - 1), "2025-12-31");
+});
+
+Deno.test("[dates] isoDay round-trips through isIsoDay", () => {
+  for (let ms = utc(2027, 1, 1); ms < utc(2029, 1, 1); ms += 86_400_000) {
+    const day = isoDay(ms);
+    assert.ok(isIsoDay(day), day);
+    assert.equal(Date.parse(`${day}T00:00:00Z`), ms);
+  }
+});
+
+Deno.test("[dates] isIsoDay accepts real calendar days", () => {
+  for (
+    const s of ["2025-01-01", "2025-12-31", "2025-02-28", "2028-02-29", "2000-02-29", "2025-04-30"]
+  ) {
+    assert.equal(isIsoDay(s), true, s);
+  }
+});
+
+Deno.test("[dates] isIsoDay refuses days that do not exist", () => {
+  for (
+    const s of [
+      "2025-02-29", // 2025 is not a leap year
+      "2025-02-30",
+      "2100-02-29", // century not divisible by 400
+      "2025-04-31",
+      "2025-13-01",
+      "2025-00-10",
+      "2025-01-00",
+      "2025-01-32",
+    ]
+  ) {
+    assert.equal(isIsoDay(s), false, s);
+  }
+});
+
+Deno.test("[dates] isIsoDay knows 2028-02-29 exists and 2025-02-29 does not", () => {
+  assert.equal(isIsoDay("2028-02-29"), true);
+  assert.equal(isIsoDay("2025-02-29"), false);
+});
+
+Deno.test("[dates] isIsoDay refuses anything not written YYYY-MM-DD", () => {
+  for (
+    const s of [
+      "",
+      "x",
+      "2025-3-7",
+      "2025/03/07",
+      "07-03-2025",
+      "2025-03-07T00:00:00Z",
+      " 2025-03-07",
+      "2025-03-07 ",
+      "20250307",
+      "25-03-07",
+    ]
+  ) {
+    assert.equal(isIsoDay(s), false, JSON.stringify(s));
+  }
+});
+
+Deno.test("[dates] shortDate is MM/dd/yyyy in English, in UTC", () => {
+  assert.equal(shortDate(utc(2025, 3, 7)), "03/07/2025");
+  assert.equal(shortDate(utc(2025, 3, 7), "en"), "03/07/2025");
+  assert.equal(shortDate(utc(2025, 12, 31, 23, 59)), "12/31/2025");
+  assert.equal(shortDate(utc(2026, 1, 1, 0, 0)), "01/01/2026");
+});
+
+Deno.test("[dates] shortDate is dd/MM/yyyy in French, in UTC", () => {
+  assert.equal(shortDate(utc(2025, 3, 7), "fr"), "07/03/2025");
+  assert.equal(shortDate(utc(2025, 12, 31, 23, 59), "fr"), "31/12/2025");
+  assert.equal(shortDate(utc(2025, 3, 7), "fr-FR"), "07/03/2025");
+});
+
+Deno.test("[dates] shortDate reads a YYYY-MM-DD day without any time-zone shift", () => {
+  assert.equal(shortDate("2025-03-07"), "03/07/2025");
+  assert.equal(shortDate("2025-03-07", "fr"), "07/03/2025");
+  assert.equal(shortDate("2028-02-29"), "02/29/2028");
+  assert.equal(shortDate("2025-12-31"), "12/31/2025");
+  assert.equal(shortDate("2026-01-01", "fr"), "01/01/2026");
+});
+
+Deno.test("[dates] shortDate of an ISO timestamp string uses its calendar day", () => {
+  assert.equal(shortDate("2025-03-07T23:30:00Z"), "03/07/2025");
+});
+
+Deno.test("[dates] shortDateTime is MM/dd HH:mm in UTC with a 24-hour clock", () => {
+  assert.equal(shortDateTime(utc(2025, 3, 7, 9, 5)), "03/07 09:05");
+  assert.equal(shortDateTime(utc(2025, 3, 7, 14, 30)), "03/07 14:30");
+  assert.equal(shortDateTime(utc(2025, 12, 31, 23, 59, 59)), "12/31 23:59");
+  assert.equal(shortDateTime(utc(2026, 1, 1, 0, 0)), "01/01 00:00");
+  assert.equal(shortDateTime(0), "01/01 00:00");
+});
+
+Deno.test("[dates] shortDateTime drops the seconds instead of rounding them", () => {
+  assert.equal(shortDateTime(utc(2025, 6, 15, 10, 20, 59) + 999), "06/15 10:20");
+});
