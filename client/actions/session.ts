@@ -16,6 +16,8 @@ import {
 } from "../state/session.ts";
 import { askConfirm, banners, panel, pushBanner } from "../state/ui.ts";
 import { cacheFirst } from "./cache.ts";
+import { messageOf } from "./messages.ts";
+import { resetRequests, showRequests } from "./requests.ts";
 import {
   adoptSession,
   countPinFailure,
@@ -49,12 +51,6 @@ async function busy<T>(fn: () => Promise<T>): Promise<T | undefined> {
   } finally {
     working.value = false;
   }
-}
-
-function messageOf(err: unknown): string {
-  if (err instanceof NetworkError) return t("common.networkError");
-  if (err instanceof ApiError && err.message) return err.message;
-  return t("common.somethingWrong");
 }
 
 /** Start-up: device id, server settings and translation, then the §4 start state. */
@@ -184,6 +180,7 @@ async function wipeAndRestart(message: string): Promise<void> {
   await wipeLocalData();
   await ensureDeviceId();
   profile.value = null;
+  resetRequests();
   pinLength.value = 6;
   phase.value = "activate";
   fail(message);
@@ -214,6 +211,7 @@ export async function refreshLists(): Promise<void> {
           lname: data.lname,
           canRequest: data.canRequest,
         };
+        showRequests(data.expenses.expenseslist);
       },
     });
     fromCache.value = from !== "network";
@@ -246,6 +244,7 @@ async function checkRegistered(): Promise<void> {
 export function logout(): void {
   lock();
   profile.value = null;
+  resetRequests();
   panel.value = null;
   padMessage.value = null;
   phase.value = storedPinLength() ? "unlock" : "activate";

@@ -1,6 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
+import { Notice } from "../components/Notice.tsx";
+import { SheetHost } from "./SheetHost.tsx";
 import { t } from "../i18n/index.ts";
 import { phase } from "../state/session.ts";
 import { ActivationScreen } from "../screens/Activation/ActivationScreen.tsx";
@@ -24,10 +26,12 @@ export function App() {
       {p === "definePin" ? <DefinePinScreen /> : null}
       {p === "unlock" ? <UnlockScreen /> : null}
       {p === "main" ? <MainScreen /> : null}
+      {p === "main" ? <SheetHost /> : null}
       {p === "main" ? <MainMenuPanel /> : null}
       <LostActivationPanel />
       <OptionsPanel />
       <ConfirmPanel />
+      <Notice />
     </div>
   );
 }

@@ -14,6 +14,10 @@ export function SidePanel(props: {
   title: string;
   onBack: () => void;
   children: React.ReactNode;
+  /** Only the top panel of a stack answers Escape. */
+  top?: boolean;
+  /** Buttons kept in the thumb zone at the bottom of the panel. */
+  footer?: React.ReactNode;
 }) {
   useSignals();
   const [mounted, setMounted] = useState(props.open);
@@ -30,12 +34,12 @@ export function SidePanel(props: {
     return () => clearTimeout(id);
   }, [props.open]);
   useEffect(() => {
-    if (!props.open) return;
+    if (!props.open || props.top === false) return;
     const onKey = (e: KeyboardEvent) => e.key === "Escape" && props.onBack();
     addEventListener("keydown", onKey);
     ref.current?.focus();
     return () => removeEventListener("keydown", onKey);
-  }, [props.open]);
+  }, [props.open, props.top]);
   if (!mounted) return null;
   return (
     <section
@@ -58,6 +62,7 @@ export function SidePanel(props: {
         <h2>{props.title}</h2>
       </header>
       <div className="panel-body">{props.children}</div>
+      {props.footer ? <footer className="panel-footer">{props.footer}</footer> : null}
     </section>
   );
 }

@@ -12,10 +12,16 @@ export function Tabs<K extends string>(props: {
   active: K;
   onSelect: (k: K) => void;
   label: string;
+  /** A secondary row of tabs (sub-filters). */
+  small?: boolean;
 }) {
   useSignals();
   return (
-    <nav className="tabs" role="tablist" aria-label={props.label}>
+    <nav
+      className={`tabs${props.small ? " sub-tabs" : ""}`}
+      role="tablist"
+      aria-label={props.label}
+    >
       {props.tabs.map((tab) => (
         <button
           type="button"

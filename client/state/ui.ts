@@ -16,6 +16,15 @@ export function removeBanner(id: number): void {
   banners.value = banners.value.filter((b) => b.id !== id);
 }
 
+/** A short confirmation ('Request R000003 submitted') shown for a few seconds. */
+export const notice = signal<string | null>(null);
+let noticeTimer: ReturnType<typeof setTimeout> | undefined;
+export function showNotice(message: string, ms = 4000): void {
+  notice.value = message;
+  clearTimeout(noticeTimer);
+  noticeTimer = setTimeout(() => (notice.value = null), ms);
+}
+
 /** Which side panel is open; one at a time, like the original app. */
 export type PanelName = "options" | "menu" | "lost" | null;
 export const panel = signal<PanelName>(null);
@@ -33,4 +42,60 @@ export const confirmRequest = signal<ConfirmRequest | null>(null);
 
 export function askConfirm(req: ConfirmRequest): void {
   confirmRequest.value = req;
+}
+
+/**
+ * Stacked side panels of the main screen (request detail → edit, create → field selector →
+ * date picker…). The top one is active; a closing one stays for its 300 ms slide.
+ */
+export type Sheet =
+  | { kind: "detail"; oid: string }
+  | { kind: "create" }
+  | { kind: "edit" }
+  | { kind: "filter" }
+  | { kind: "budget" }
+  | { kind: "select"; select: SelectSpec }
+  | { kind: "date"; value: string; onPick: (isoDay: string) => void };
+
+export interface SelectOption {
+  value: string;
+  label: string;
+  detail?: string;
+}
+export interface SelectSpec {
+  title: string;
+  options: SelectOption[];
+  /** Multi-select (filter sub-lists: search, select all, OK) or one choice. */
+  multiple: boolean;
+  selected: string[];
+  /** Offer 'None' in a single choice of an optional field. */
+  allowNone?: boolean;
+  onDone: (values: string[]) => void;
+}
+
+export interface SheetEntry {
+  id: number;
+  sheet: Sheet;
+  open: boolean;
+}
+export const sheets = signal<SheetEntry[]>([]);
+let nextSheet = 1;
+/** spec §9: side panel slide 300 ms. */
+const SLIDE_MS = 300;
+
+export function openSheet(sheet: Sheet): void {
+  sheets.value = [...sheets.value, { id: nextSheet++, sheet, open: true }];
+}
+
+/** Closes the top panel (or the given one) with its slide-out. */
+export function closeSheet(id?: number): void {
+  const open = sheets.value.filter((s) => s.open);
+  const target = id ?? open[open.length - 1]?.id;
+  if (target === undefined) return;
+  sheets.value = sheets.value.map((s) => s.id === target ? { ...s, open: false } : s);
+  setTimeout(() => (sheets.value = sheets.value.filter((s) => s.id !== target)), SLIDE_MS);
+}
+
+export function closeAllSheets(): void {
+  sheets.value = [];
 }

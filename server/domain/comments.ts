@@ -62,7 +62,7 @@ export async function addComment(
       return toComment(c, true);
     }
   }
-  throw forbidden("not_allowed", tr("comment.notAllowed"));
+  throw conflict(tr("request.busy"));
 }
 
 /** spec §7 pwadeletecomment: only where canBeDeleted would be true. */

@@ -128,6 +128,7 @@ export const Account = z.object({
   label: z.string(),
   currency: z.string(),
 });
+export type Account = z.infer<typeof Account>;
 /** A request type as the create form needs it. */
 export const RequestType = z.extend(SubType, {
   oid: z.string(),

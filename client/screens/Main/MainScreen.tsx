@@ -5,13 +5,16 @@ import { Tabs } from "../../components/Tabs.tsx";
 import { t } from "../../i18n/index.ts";
 import { attentionCount, profile, supportUrl, working } from "../../state/session.ts";
 import { panel } from "../../state/ui.ts";
+import { filtersActive } from "../../state/requests.ts";
+import { openFilter } from "../Filter/FilterPanel.tsx";
+import { RequestsTab } from "../Requests/RequestsTab.tsx";
 
 export type MainTab = "requests" | "wallet" | "transactions" | "support";
 export const activeTab = signal<MainTab>("requests");
 
 /**
  * spec §2 main list in request mode: tabs Requests, Wallet, Transactions (+ Support when a
- * support url exists), header buttons, badge. The lists themselves arrive with their issues.
+ * support url exists), header buttons refresh and filter, the attention badge.
  */
 export function MainScreen() {
   useSignals();
@@ -44,6 +47,16 @@ export function MainScreen() {
         >
           ⟳
         </button>
+        <button
+          type="button"
+          className={`icon-button${filtersActive.value ? " active" : ""}`}
+          aria-label={t("main.filter")}
+          aria-pressed={filtersActive.value}
+          disabled={tab !== "requests"}
+          onClick={openFilter}
+        >
+          ⧩
+        </button>
       </header>
       <Tabs
         label={t("app.name")}
@@ -56,7 +69,7 @@ export function MainScreen() {
         role="tabpanel"
         aria-label={tabs.find((x) => x.key === tab)?.label}
       >
-        {tab === "requests" ? <p className="empty">{t("main.noRequests")}</p> : null}
+        {tab === "requests" ? <RequestsTab /> : null}
         {tab === "wallet" ? <p className="empty">{t("main.noCards")}</p> : null}
         {tab === "transactions" ? <p className="empty">{t("main.noTransactions")}</p> : null}
         {tab === "support"

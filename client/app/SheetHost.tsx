@@ -1,0 +1,87 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { DatePicker } from "../components/DatePicker.tsx";
+import { SelectList } from "../components/SelectList.tsx";
+import { SidePanel } from "../components/SidePanel.tsx";
+import { t } from "../i18n/index.ts";
+import { detail } from "../state/requests.ts";
+import { closeSheet, type SheetEntry, sheets } from "../state/ui.ts";
+import { BudgetBody } from "../screens/CreateRequest/BudgetPanel.tsx";
+import { CreateRequestBody } from "../screens/CreateRequest/CreateRequestPanel.tsx";
+import { EditRequestBody } from "../screens/EditRequest/EditRequestPanel.tsx";
+import { FilterBody } from "../screens/Filter/FilterPanel.tsx";
+import { RequestDetailBody } from "../screens/RequestDetail/RequestDetailPanel.tsx";
+
+function titleOf(e: SheetEntry): string {
+  const s = e.sheet;
+  switch (s.kind) {
+    case "detail": {
+      const d = detail.value;
+      const id = d?.entity?.id ?? d?.row?.id ?? "";
+      return t("detail.title", { id });
+    }
+    case "create":
+      return t("create.title");
+    case "edit":
+      return t("edit.title");
+    case "filter":
+      return t("filter.title");
+    case "budget":
+      return t("budget.title");
+    case "select":
+      return s.select.title;
+    case "date":
+      return t("date.title");
+  }
+}
+
+function Body(props: { entry: SheetEntry }) {
+  const s = props.entry.sheet;
+  const done = () => closeSheet(props.entry.id);
+  switch (s.kind) {
+    case "detail":
+      return <RequestDetailBody />;
+    case "create":
+      return <CreateRequestBody />;
+    case "edit":
+      return <EditRequestBody />;
+    case "filter":
+      return <FilterBody onDone={done} />;
+    case "budget":
+      return <BudgetBody onDone={done} />;
+    case "select":
+      return <SelectList spec={s.select} onClose={done} />;
+    case "date":
+      return (
+        <DatePicker
+          value={s.value}
+          onPick={(d) => {
+            s.onPick(d);
+            done();
+          }}
+        />
+      );
+  }
+}
+
+/** The stack of side panels over the main screen; the top one is active. */
+export function SheetHost() {
+  useSignals();
+  const list = sheets.value;
+  const openIds = list.filter((e) => e.open).map((e) => e.id);
+  const top = openIds[openIds.length - 1];
+  return (
+    <>
+      {list.map((e) => (
+        <SidePanel
+          key={e.id}
+          open={e.open}
+          top={e.id === top}
+          title={titleOf(e)}
+          onBack={() => closeSheet(e.id)}
+        >
+          <Body entry={e} />
+        </SidePanel>
+      ))}
+    </>
+  );
+}

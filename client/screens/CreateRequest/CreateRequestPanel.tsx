@@ -1,0 +1,233 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import {
+  currentType,
+  draftAmount,
+  setAccount,
+  setCostCenter,
+  setField,
+  setType,
+  submitCreate,
+} from "../../actions/requests.ts";
+import { FieldButton } from "../../components/FieldButton.tsx";
+import { locale, t } from "../../i18n/index.ts";
+import { formatMoney } from "../../lib/money.ts";
+import {
+  accounts,
+  costCentersByType,
+  currencies,
+  draft,
+  formError,
+  ledgersByCc,
+  projectsByCc,
+  typesByAccount,
+} from "../../state/requests.ts";
+import { working } from "../../state/session.ts";
+import { openSheet, type SelectOption } from "../../state/ui.ts";
+import type { Code } from "../../api/contract/requests.ts";
+
+const codeOptions = (list: Code[] | undefined): SelectOption[] =>
+  (list ?? []).map((c) => ({ value: c.oid, label: c.label, detail: c.value }));
+const labelOf = (list: Code[] | undefined, oid: string | null) =>
+  list?.find((c) => c.oid === oid)?.label ?? (oid ? oid : "");
+
+/** Opens a single-choice field selector (spec §2 field selector). */
+export function choose(
+  title: string,
+  options: SelectOption[],
+  current: string | null,
+  onPick: (v: string | null) => void,
+  allowNone = false,
+): void {
+  openSheet({
+    kind: "select",
+    select: {
+      title,
+      options,
+      multiple: false,
+      selected: current ? [current] : [],
+      allowNone,
+      onDone: (v) => onPick(v[0] || null),
+    },
+  });
+}
+
+/**
+ * spec §2 create request: account (when more than one), type, amount or budget, currency,
+ * purpose, optional codes, vendor and url; submit asks for confirmation.
+ */
+export function CreateRequestBody() {
+  useSignals();
+  const d = draft.value;
+  const loc = locale.value;
+  const types = typesByAccount.value[d.accountOid ?? ""] ?? [];
+  const type = currentType();
+  const ccs = costCentersByType.value[d.typeOid ?? ""];
+  const gls = d.costCenterOid ? ledgersByCc.value[d.costCenterOid] : undefined;
+  const prjs = d.costCenterOid ? projectsByCc.value[d.costCenterOid] : undefined;
+  // spec §5: amount is disabled in budget mode and for recurring types.
+  const amountDisabled = d.budgetMode || !!type?.isRecurring;
+  const plan = d.plan;
+  const opt = (label: string) => t("field.optional", { label });
+  return (
+    <form
+      className="form create-form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        submitCreate();
+      }}
+    >
+      {accounts.value.length > 1
+        ? (
+          <FieldButton
+            label={t("field.account")}
+            value={accounts.value.find((a) => a.oid === d.accountOid)?.label ?? t("field.choose")}
+            onOpen={() =>
+              choose(
+                t("field.account"),
+                accounts.value.map((a) => ({ value: a.oid, label: a.label, detail: a.value })),
+                d.accountOid,
+                (v) => v && setAccount(v),
+              )}
+          />
+        )
+        : null}
+      <FieldButton
+        label={t("field.type")}
+        value={type?.description ?? t("field.choose")}
+        onOpen={() =>
+          choose(
+            t("field.type"),
+            types.map((x) => ({
+              value: x.oid,
+              label: x.description,
+              detail: `${x.minAmount}–${x.maxAmount}`,
+            })),
+            d.typeOid,
+            (v) => v && setType(v),
+          )}
+      />
+      {type && type.allowBudget && !type.isRecurring
+        ? (
+          <label className="check">
+            <input
+              type="checkbox"
+              checked={d.budgetMode}
+              onChange={(e) => setField({ budgetMode: (e.target as HTMLInputElement).checked })}
+            />
+            {t("create.budgetMode")}
+          </label>
+        )
+        : null}
+      <div className="amount-row">
+        <label className="grow">
+          <span>{t("field.amount")}</span>
+          <input
+            type="text"
+            inputMode="decimal"
+            autoComplete="off"
+            disabled={amountDisabled}
+            value={amountDisabled ? (draftAmount(d)?.toFixed(2) ?? "") : d.amountText}
+            onInput={(e) => setField({ amountText: (e.target as HTMLInputElement).value })}
+          />
+        </label>
+        <FieldButton
+          label={t("field.currency")}
+          value={d.currency}
+          onOpen={() =>
+            choose(
+              t("field.currency"),
+              currencies.value.map((c) => ({
+                value: c.value,
+                label: `${c.value} ${c.symbol}`,
+                detail: c.label,
+              })),
+              d.currency,
+              (v) => v && setField({ currency: v }),
+            )}
+        />
+      </div>
+      {amountDisabled
+        ? (
+          <div className="budget-summary">
+            <p>
+              {plan
+                ? t("create.budgetSummary", {
+                  count: plan.occurrences,
+                  total: formatMoney(draftAmount(d) ?? 0, d.currency, loc),
+                })
+                : t("create.amountFromBudget")}
+            </p>
+            <button
+              type="button"
+              className="secondary"
+              onClick={() => openSheet({ kind: "budget" })}
+            >
+              {plan ? t("create.changeBudget") : t("create.makeBudget")}
+            </button>
+          </div>
+        )
+        : null}
+      <label>
+        <span>{t("field.purpose")}</span>
+        <textarea
+          rows={2}
+          maxLength={500}
+          value={d.purpose}
+          onInput={(e) => setField({ purpose: (e.target as HTMLTextAreaElement).value })}
+        />
+      </label>
+      <FieldButton
+        label={opt(t("field.costCenter"))}
+        value={labelOf(ccs, d.costCenterOid) || t("field.none")}
+        disabled={!d.typeOid}
+        onOpen={() =>
+          choose(t("field.costCenter"), codeOptions(ccs), d.costCenterOid, setCostCenter, true)}
+      />
+      <FieldButton
+        label={opt(t("field.ledger"))}
+        value={labelOf(gls, d.GLOid) || t("field.none")}
+        disabled={!d.costCenterOid}
+        onOpen={() =>
+          choose(t("field.ledger"), codeOptions(gls), d.GLOid, (v) => setField({ GLOid: v }), true)}
+      />
+      <FieldButton
+        label={opt(t("field.project"))}
+        value={labelOf(prjs, d.projectOid) || t("field.none")}
+        disabled={!d.costCenterOid}
+        onOpen={() =>
+          choose(
+            t("field.project"),
+            codeOptions(prjs),
+            d.projectOid,
+            (v) => setField({ projectOid: v }),
+            true,
+          )}
+      />
+      <label>
+        <span>{opt(t("field.vendor"))}</span>
+        <input
+          type="text"
+          maxLength={120}
+          value={d.vendor}
+          onInput={(e) => setField({ vendor: (e.target as HTMLInputElement).value })}
+        />
+      </label>
+      <label>
+        <span>{opt(t("field.vendorUrl"))}</span>
+        <input
+          type="text"
+          inputMode="url"
+          autoComplete="url"
+          maxLength={500}
+          value={d.url}
+          onInput={(e) => setField({ url: (e.target as HTMLInputElement).value })}
+        />
+      </label>
+      {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
+      <button type="submit" className="primary wide sticky-action" disabled={working.value}>
+        {t("create.submit")}
+      </button>
+    </form>
+  );
+}

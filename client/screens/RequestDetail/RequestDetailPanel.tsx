@@ -1,0 +1,225 @@
+import { useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import {
+  addComment,
+  confirmCancel,
+  confirmClose,
+  deleteComment,
+  startEdit,
+  submitExisting,
+} from "../../actions/requests.ts";
+import { locale, t } from "../../i18n/index.ts";
+import { shortDate, shortDateTime } from "../../lib/dates.ts";
+import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { detail } from "../../state/requests.ts";
+import { working } from "../../state/session.ts";
+import { statusLabel } from "../Requests/RequestRow.tsx";
+
+function Field(props: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="kv">
+      <dt>{props.label}</dt>
+      <dd>{props.children || "–"}</dd>
+    </div>
+  );
+}
+
+/**
+ * spec §2 request detail: status badge, amount, budget count, purpose, id, approvals,
+ * comments with an add box, type, vendor link, codes; actions from the server's flags.
+ */
+export function RequestDetailBody() {
+  useSignals();
+  const d = detail.value;
+  const [text, setText] = useState("");
+  if (!d) return null;
+  const e = d.entity;
+  const r = e ?? d.row;
+  if (!r) return <p className="loading" role="status">{t("app.loading")}</p>;
+  const loc = locale.value;
+  const busy = working.value;
+  // spec §4: cancel when canCancel, or when new/requested and canClose is not set.
+  const canCancel = r.canCancel ||
+    ((r.statusCode === "new" || r.statusCode === "requested") && !r.canClose);
+  return (
+    <div className="request-detail">
+      <div className="detail-head">
+        <span className={`status status-${r.statusCode}`} role="status">{statusLabel(r)}</span>
+        <span className={`detail-amount${isLargeAmount(r.amount) ? " large-amount" : ""}`}>
+          {formatMoney(r.amount, r.pricingCurrency, loc)}
+        </span>
+      </div>
+      <dl className="kvs">
+        <Field label={t("detail.purpose")}>{r.purpose}</Field>
+        <Field label={t("detail.id")}>{r.id}</Field>
+        <Field label={t("detail.issueDate")}>{shortDate(r.issueDate, loc)}</Field>
+        {r.budgetCount ? <Field label={t("detail.budgetCount")}>{r.budgetCount}</Field> : null}
+        {e ? <Field label={t("detail.type")}>{e.subType.description}</Field> : null}
+        {e
+          ? (
+            <Field label={t("detail.vendor")}>
+              {e.url
+                ? (
+                  <a href={e.url} target="_blank" rel="noopener noreferrer">
+                    {e.vendor || e.url}
+                  </a>
+                )
+                : e.vendor}
+            </Field>
+          )
+          : null}
+        <Field label={t("detail.costCenter")}>{r.costCenter}</Field>
+        <Field label={t("detail.ledger")}>{r.GLCode}</Field>
+        <Field label={t("detail.project")}>{r.projectCode}</Field>
+        {e?.approverNote ? <Field label={t("detail.approverNote")}>{e.approverNote}</Field> : null}
+      </dl>
+
+      {e && e.budget.length
+        ? (
+          <section aria-label={t("detail.budget")}>
+            <h3>{t("detail.budget")}</h3>
+            <table className="budget-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("budget.date")}</th>
+                  <th scope="col">{t("budget.lineAmount")}</th>
+                  <th scope="col">{t("budget.funded")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {e.budget.map((b, i) => (
+                  <tr key={i}>
+                    <td>{shortDate(b.budgetdate, loc)}</td>
+                    <td>{formatMoney(b.budgetamount, r.pricingCurrency, loc)}</td>
+                    <td>{b.budgetfunded ? t("common.yes") : t("common.no")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )
+        : null}
+
+      {e
+        ? (
+          <section aria-label={t("detail.approvals")}>
+            <h3>{t("detail.approvals")}</h3>
+            {e.approvals.length
+              ? (
+                <ul className="approvers">
+                  {e.approvals.map((a) => (
+                    <li key={`${a.level}-${a.teamOid}`}>
+                      <strong>{t("detail.level", { level: a.level })}: {a.teamName}</strong>
+                      <span>{a.teamUsers.map((u) => `${u.fname} ${u.lname}`).join(", ")}</span>
+                    </li>
+                  ))}
+                </ul>
+              )
+              : <p className="empty">{t("detail.noApprovers")}</p>}
+          </section>
+        )
+        : null}
+
+      <section aria-label={t("detail.comments")}>
+        <h3>{t("detail.comments")}</h3>
+        {d.comments.length
+          ? (
+            <ul className="comments">
+              {d.comments.map((c) => (
+                <li key={c.oid} className="comment">
+                  <div className="comment-head">
+                    <strong>{c.comment.fName} {c.comment.lName}</strong>
+                    <time>{shortDateTime(Date.parse(c.createdate))}</time>
+                    {c.canBeDeleted
+                      ? (
+                        <button
+                          type="button"
+                          className="link"
+                          disabled={busy}
+                          aria-label={`${t("detail.deleteComment")}: ${c.comment.text}`}
+                          onClick={() => deleteComment(c.oid)}
+                        >
+                          {t("detail.deleteComment")}
+                        </button>
+                      )
+                      : null}
+                  </div>
+                  <p>{c.comment.text}</p>
+                </li>
+              ))}
+            </ul>
+          )
+          : <p className="empty">{t("detail.noComments")}</p>}
+        {e?.canComment
+          ? (
+            <form
+              className="comment-box"
+              onSubmit={async (ev) => {
+                ev.preventDefault();
+                if (await addComment(text)) setText("");
+              }}
+            >
+              <textarea
+                aria-label={t("detail.newComment")}
+                placeholder={t("detail.newComment")}
+                maxLength={1000}
+                value={text}
+                onInput={(ev) => setText((ev.target as HTMLTextAreaElement).value)}
+              />
+              <button type="submit" className="secondary" disabled={busy || !text.trim()}>
+                {t("detail.send")}
+              </button>
+            </form>
+          )
+          : null}
+      </section>
+
+      <div className="detail-actions">
+        {e?.canEdit
+          ? (
+            <button type="button" className="secondary" onClick={() => startEdit()}>
+              {t("detail.edit")}
+            </button>
+          )
+          : null}
+        {e?.canSubmit
+          ? (
+            <button
+              type="button"
+              className="primary"
+              disabled={busy}
+              onClick={() => submitExisting(r.oid)}
+            >
+              {t("detail.submit")}
+            </button>
+          )
+          : null}
+        {e && r.canClose
+          ? (
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={() => confirmClose(r.oid)}
+            >
+              {t("detail.close")}
+            </button>
+          )
+          : null}
+        {e && canCancel && r.statusCode !== "cancelled" && r.statusCode !== "moved" &&
+            r.cardStatusCode !== "Closed"
+          ? (
+            <button
+              type="button"
+              className="danger"
+              disabled={busy}
+              onClick={() => confirmCancel(r.oid)}
+            >
+              {t("detail.cancel")}
+            </button>
+          )
+          : null}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useRef, useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { openDetail, startCreate } from "../../actions/requests.ts";
+import { Tabs } from "../../components/Tabs.tsx";
+import { t } from "../../i18n/index.ts";
+import {
+  countsBySubFilter,
+  filters,
+  filtersActive,
+  SUB_FILTERS,
+  type SubFilter,
+  subFilter,
+  visibleRows,
+} from "../../state/requests.ts";
+import { profile } from "../../state/session.ts";
+import { RequestRow } from "./RequestRow.tsx";
+
+/** Rows rendered at first; more follow as the list is scrolled (2,000 requests stay fast). */
+export const FIRST_ROWS = 60;
+const MORE_ROWS = 200;
+
+/** spec §2 Requests: sub-filters, the rows, and the new-request button in the thumb zone. */
+export function RequestsTab() {
+  useSignals();
+  const rows = visibleRows.value;
+  const counts = countsBySubFilter.value;
+  const [limit, setLimit] = useState(FIRST_ROWS);
+  const sentinel = useRef<HTMLLIElement>(null);
+  const sf = subFilter.value;
+  const f = filters.value;
+  useEffect(() => setLimit(FIRST_ROWS), [sf, f]);
+  useEffect(() => {
+    const el = sentinel.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    const io = new IntersectionObserver((entries) => {
+      if (entries.some((e) => e.isIntersecting)) setLimit((n) => n + MORE_ROWS);
+    });
+    io.observe(el);
+    return () => io.disconnect();
+  }, [limit, rows.length]);
+  const subTabs = SUB_FILTERS.map((k) => ({
+    key: k,
+    label: t(`requests.sub.${k}`),
+    count: counts[k],
+  }));
+  return (
+    <div className="requests-tab">
+      <Tabs<SubFilter>
+        label={t("requests.subLabel")}
+        tabs={subTabs.map((s) => ({ key: s.key, label: s.label }))}
+        active={sf}
+        onSelect={(k) => (subFilter.value = k)}
+        small
+      />
+      {filtersActive.value
+        ? (
+          <p className="filter-note" role="status">
+            {t("requests.filtered", { count: rows.length, total: counts[sf] })}
+          </p>
+        )
+        : null}
+      {rows.length === 0
+        ? (
+          <p className="empty">
+            {filtersActive.value && counts[sf] ? t("requests.emptyFiltered") : t("requests.empty")}
+          </p>
+        )
+        : (
+          <ul className="request-list" aria-label={t(`requests.sub.${sf}`)}>
+            {rows.slice(0, limit).map((r) => (
+              <RequestRow
+                key={r.oid}
+                row={r}
+                onOpen={openDetail}
+              />
+            ))}
+            {rows.length > limit ? <li ref={sentinel} className="more" aria-hidden="true" /> : null}
+          </ul>
+        )}
+      {profile.value?.canRequest
+        ? (
+          <button
+            type="button"
+            className="fab primary"
+            aria-label={t("requests.new")}
+            onClick={() => startCreate()}
+          >
+            <span aria-hidden="true">+</span> {t("requests.new")}
+          </button>
+        )
+        : null}
+    </div>
+  );
+}

@@ -1,0 +1,282 @@
+import assert from "node:assert/strict";
+import type { Page } from "puppeteer-core";
+import {
+  activate,
+  bodyText,
+  click,
+  dumpOnFailure,
+  FLAVOURS,
+  start,
+  tapDigits,
+  waitText,
+} from "./harness.ts";
+
+const opts = { sanitizeOps: false, sanitizeResources: false };
+
+/** Waits until every side panel has slid away (spec §9: 300 ms). */
+async function panelsClosed(page: Page, count = 0): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(".side-panel").length === n,
+    {},
+    count,
+  );
+}
+
+/** Fills a field of the top panel (the ones beneath may have fields of the same name). */
+async function fill(page: Page, name: string, value: string): Promise<void> {
+  const el = await named(page, name);
+  await el.evaluate((e) => ((e as HTMLInputElement).value = ""));
+  await el.type(value);
+}
+
+/** Opens a field selector by its label and picks an option by its label. */
+async function pick(page: Page, field: string, option: string): Promise<void> {
+  const before = await page.$$eval(".side-panel", (l) => l.length);
+  await tap(page, field);
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(".side-panel.open").length > n,
+    {},
+    before,
+  );
+  await inTopPanel(page, option);
+  await panelsClosed(page, before);
+}
+
+/** Waits until no panel is sliding (its transform is back to none). */
+async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll(".side-panel")].every((e) => {
+      const m = getComputedStyle(e).transform;
+      return e.classList.contains("open") && (m === "none" || m === "matrix(1, 0, 0, 1, 0, 0)");
+    })
+  );
+}
+
+/**
+ * The control named `name` in the top panel: a button or link by its aria-label or text, a
+ * field by its label (or aria-label). Searched in the DOM: Chromium's accessibility tree
+ * lags behind a panel that has just closed over another (aria-modal).
+ */
+async function named(page: Page, name: string) {
+  await settled(page);
+  const handle = await page.waitForFunction(
+    (n) => {
+      const panels = document.querySelectorAll(".side-panel.open");
+      const root = panels[panels.length - 1];
+      if (!root) return null;
+      const label = [...root.querySelectorAll("label")].find((l) =>
+        (l.querySelector("span")?.textContent ?? l.textContent)?.trim() === n
+      );
+      const field = label?.querySelector("input, textarea");
+      if (field) return field;
+      return [...root.querySelectorAll("button, a, input, textarea, [role=option]")].find((e) =>
+        (e.getAttribute("aria-label") ?? (e as HTMLElement).innerText?.trim()) === n
+      ) ?? null;
+    },
+    {},
+    name,
+  );
+  return handle.asElement() as import("puppeteer-core").ElementHandle<Element>;
+}
+
+/** Taps a control of the top panel by its accessible name. */
+async function inTopPanel(page: Page, name: string): Promise<void> {
+  await (await named(page, name)).click();
+}
+
+/**
+ * Taps a control by its accessible name in the top panel, or on the main screen when no
+ * panel is open: the panels beneath have labels of the same name at other places.
+ */
+async function tap(page: Page, name: string): Promise<void> {
+  if ((await page.$$(".side-panel.open")).length) await inTopPanel(page, name);
+  else await click(page, name);
+}
+
+async function confirmYes(page: Page, message: string): Promise<void> {
+  await waitText(page, message);
+  await page.locator(".confirm ::-p-aria(Yes)").click();
+}
+
+async function rowTexts(page: Page): Promise<string[]> {
+  return await page.$$eval(".request-row", (l) => l.map((e) => (e as HTMLElement).innerText));
+}
+
+for (const flavour of FLAVOURS) {
+  Deno.test({
+    name:
+      `[e2e:${flavour}] employee creates one-off and monthly budget requests, validation, filter, edit, comments, cancel, offline list`,
+    ...opts,
+    fn: async () => {
+      const env = await start(flavour);
+      let page: Page | null = null;
+      try {
+        page = await activate(env, "employee@demo.example");
+        const p = page;
+        await dumpOnFailure(p, async () => {
+          await waitText(p, "No requests here");
+
+          // One-off request: §5 messages first.
+          await tap(p, "New request");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 1);
+          await pick(p, "Type", "Travel");
+          await fill(p, "Amount", "10");
+          await tap(p, "Submit");
+          await waitText(p, "Amount must be between 20 and 5000");
+          await fill(p, "Amount", "320.5");
+          await tap(p, "Submit");
+          await waitText(p, "Please enter a purpose");
+          await fill(p, "Purpose", "Client visit in Lyon");
+          await pick(p, "Cost center (optional)", "Sales");
+          await pick(p, "GL code (optional)", "Travel and accommodation");
+          await fill(p, "Vendor (optional)", "Rail Co");
+          await fill(p, "Vendor website (optional)", "rail.example.com");
+          await tap(p, "Submit");
+          await confirmYes(p, "Submit this request for approval?");
+          await waitText(p, "Request R000001 submitted");
+          await panelsClosed(p);
+          assert.match((await rowTexts(p))[0], /Sales[\s\S]*Client visit in Lyon[\s\S]*320\.50 €/);
+
+          // Monthly budget request on a recurring type: the amount comes from the budget.
+          await tap(p, "New request");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 1);
+          await pick(p, "Type", "Monthly subscription");
+          assert.equal(
+            await p.$eval("input[inputmode=decimal]", (e) => (e as HTMLInputElement).disabled),
+            true,
+          );
+          await tap(p, "Create budget");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
+          await tap(p, "Monthly");
+          await tap(p, "Start date");
+          // Go to the next January and pick the 31st: months end on the 28th, 31st, 30th.
+          const month = new Date().getUTCMonth();
+          for (let i = 0; i < (12 - month) % 12; i++) await tap(p, "Next month");
+          const year = new Date().getUTCFullYear() + (month === 0 ? 0 : 1);
+          await p.locator(`[data-date="${year}-01-31"]`).click();
+          await panelsClosed(p, 2);
+          await fill(p, "Amount per occurrence", "49.90");
+          await fill(p, "Occurrences", "3");
+          const feb = new Date(Date.UTC(year, 2, 0)).getUTCDate();
+          await waitText(p, `02/${feb}/${year}`);
+          await waitText(p, `04/30/${year}`.replace("04/30", "03/31"));
+          await waitText(p, "Total 149.70 €");
+          await tap(p, "Add");
+          await waitText(p, "3 occurrences, total 149.70 €");
+          await fill(p, "Purpose", "Design tool licence");
+          await tap(p, "Submit");
+          await confirmYes(p, "Submit this request for approval?");
+          await waitText(p, "Request R000002 submitted");
+          await panelsClosed(p);
+          assert.equal((await rowTexts(p)).length, 2);
+
+          // Filter by type: only the travel request stays.
+          await tap(p, "Filter");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 1);
+          await tap(p, "Type");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
+          await inTopPanel(p, "Travel");
+          await inTopPanel(p, "OK");
+          await waitText(p, "1 selected");
+          await panelsClosed(p, 1);
+          await tap(p, "Apply");
+          await panelsClosed(p);
+          await waitText(p, "Filters on: 1 of 2 shown");
+          let rows = await rowTexts(p);
+          assert.equal(rows.length, 1);
+          assert.match(rows[0], /Client visit in Lyon/);
+
+          // Detail: vendor link with http://, approvers of both levels (320.50 > 250).
+          await p.locator(".request-row").click();
+          await waitText(p, "Request R000001");
+          await waitText(p, "Level 2: Management");
+          assert.equal(
+            await p.$eval(
+              ".request-detail a",
+              (a) => (a as HTMLAnchorElement).getAttribute("href"),
+            ),
+            "http://rail.example.com",
+          );
+          // Comments: add two, delete one.
+          await fill(p, "Add a comment", "Hotel booked");
+          await tap(p, "Send");
+          await waitText(p, "Hotel booked");
+          await fill(p, "Add a comment", "Train too");
+          await tap(p, "Send");
+          await waitText(p, "Train too");
+          await tap(p, "Delete comment: Train too");
+          await p.waitForFunction(() => !document.body.innerText.includes("Train too"));
+          assert.match(await bodyText(p), /Hotel booked/);
+
+          // Edit: project required, then a purpose change saves directly.
+          await tap(p, "Edit");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
+          await fill(p, "Purpose", "Client visit in Lyon and Grenoble");
+          await tap(p, "Save");
+          await waitText(p, "Project, GL code and cost center must be set");
+          await pick(p, "Project code", "CRM rollout");
+          await tap(p, "Save");
+          await waitText(p, "Request saved");
+          await panelsClosed(p, 1);
+          await waitText(p, "Client visit in Lyon and Grenoble");
+          // A new cost center needs a new approval: asked, then reissued.
+          await tap(p, "Edit");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
+          await pick(p, "Cost center", "IT");
+          await tap(p, "Save");
+          await confirmYes(p, "This change needs a new approval");
+          await waitText(p, "Request saved");
+          await panelsClosed(p, 1);
+          await p.waitForFunction(() =>
+            document.querySelector(".request-detail")?.textContent?.includes("IT")
+          );
+
+          // Cancel, with confirmation.
+          await tap(p, "Cancel request");
+          await confirmYes(p, "Cancel this request?");
+          await p.waitForFunction(() =>
+            document.querySelector(".detail-head .status")?.textContent === "Cancelled"
+          );
+          await tap(p, "Back");
+          await panelsClosed(p);
+          await tap(p, "Filter");
+          await tap(p, "Clear filters");
+          await panelsClosed(p);
+          await waitText(p, "Design tool licence");
+          await tap(p, "Cancelled");
+          await waitText(p, "Client visit in Lyon and Grenoble");
+          await tap(p, "New");
+
+          // Offline: reload and unlock; the list comes from the encrypted cache.
+          await p.setOfflineMode(true);
+          await p.reload();
+          await waitText(p, "Enter your PIN");
+          await tapDigits(p, "135790");
+          await waitText(p, "You are offline: showing saved data");
+          await waitText(p, "Design tool licence");
+          rows = await rowTexts(p);
+          assert.equal(rows.length, 1);
+          // The cache is encrypted: no purpose in clear in IndexedDB.
+          const clear = await p.evaluate(async () => {
+            const db = await new Promise<IDBDatabase>((res, rej) => {
+              const r = indexedDB.open("QCDB");
+              r.onsuccess = () => res(r.result);
+              r.onerror = () => rej(r.error);
+            });
+            const all = await new Promise<unknown[]>((res) => {
+              const r = db.transaction("lists").objectStore("lists").getAll();
+              r.onsuccess = () => res(r.result);
+            });
+            db.close();
+            return JSON.stringify(all);
+          });
+          assert.doesNotMatch(clear, /Design tool licence/);
+          assert.match(clear, /pwalists/);
+          await p.setOfflineMode(false);
+        });
+      } finally {
+        await env.close();
+      }
+    },
+  });
+}
