@@ -1,6 +1,6 @@
 import "./styles/app.css";
 import { createRoot } from "react-dom/client";
-import { App } from "./app/App.tsx";
+import { App, loadMainArea } from "./app/App.tsx";
 import { boot } from "./actions/session.ts";
 import { phase } from "./state/session.ts";
 
@@ -11,7 +11,10 @@ if ("serviceWorker" in navigator) {
 
 createRoot(document.getElementById("root")!).render(<App />);
 
-boot().catch((err) => {
+boot().then(() => {
+  // The main screen's chunk, fetched while the PIN pad is on screen.
+  loadMainArea().catch(() => {/* retried by the lazy component when needed */});
+}).catch((err) => {
   // spec §8: if the application fails to start, the error is written to the console.
   console.error("QCard failed to start", err);
   phase.value = "failed";

@@ -28,6 +28,8 @@ export const ConfigSchema = z.object({
   CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 14).default(60 * 24 * 3),
   PIN_HASH_ITERATIONS: z.coerce.number().int().min(1000).default(100_000),
   UPSTREAM_URL: z.url().optional(),
+  /** Check every answer against the contract (drift shows in tests); off in production. */
+  CHECK_RESPONSES: bool.optional(),
 }).superRefine((c, ctx) => {
   // The outbox hands out login codes: it may only exist on the embedded demo set-up.
   if (c.APP_ENV === "production" && c.MAIL_TRANSPORT === "outbox") {

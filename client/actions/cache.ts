@@ -44,16 +44,23 @@ export async function cacheFirst<S extends z.ZodMiniType>(opts: {
   schema: S;
   fetch: () => Promise<z.infer<S>>;
   show: (data: z.infer<S>, from: "cache" | "network") => void;
+  /** After a write the screen is newer than the cache: do not show the cached copy first. */
+  networkFirst?: boolean;
 }): Promise<"network" | "cache" | "none"> {
-  const cached = await readCache(opts.store, opts.key, opts.schema);
-  if (cached) opts.show(cached, "cache");
+  let cached: z.infer<S> | null = null;
+  const readCached = async () => {
+    cached = await readCache(opts.store, opts.key, opts.schema);
+    if (cached) opts.show(cached, "cache");
+  };
+  if (!opts.networkFirst) await readCached();
   try {
     const fresh = await opts.fetch();
     opts.show(fresh, "network");
     await writeCache(opts.store, opts.key, fresh);
     return "network";
   } catch (err) {
-    if (err instanceof NetworkError) return cached ? "cache" : "none";
-    throw err;
+    if (!(err instanceof NetworkError)) throw err;
+    if (opts.networkFirst) await readCached();
+    return cached ? "cache" : "none";
   }
 }

@@ -276,7 +276,7 @@ async function createAndSubmit(): Promise<void> {
 
 /** Re-reads pwalists (the session action owns it). */
 async function refreshRequests(): Promise<void> {
-  await refreshLists();
+  await refreshLists({ networkFirst: true });
 }
 
 // ---- Request detail (spec §2) ----

@@ -1,17 +1,20 @@
+import { lazy, Suspense } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
 import { Notice } from "../components/Notice.tsx";
-import { SheetHost } from "./SheetHost.tsx";
 import { t } from "../i18n/index.ts";
 import { phase } from "../state/session.ts";
 import { ActivationScreen } from "../screens/Activation/ActivationScreen.tsx";
 import { DefinePinScreen } from "../screens/DefinePin/DefinePinScreen.tsx";
 import { LostActivationPanel } from "../screens/LostActivation/LostActivationPanel.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
-import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { OptionsPanel } from "../screens/Options/OptionsPanel.tsx";
 import { UnlockScreen } from "../screens/Unlock/UnlockScreen.tsx";
+
+/** The main screen's chunk; started early so it is ready when the PIN is accepted. */
+export const loadMainArea = () => import("./MainArea.tsx");
+const MainArea = lazy(loadMainArea);
 
 /** spec §2: no URL routes; the screen follows the session phase. */
 export function App() {
@@ -25,8 +28,13 @@ export function App() {
       {p === "activate" ? <ActivationScreen /> : null}
       {p === "definePin" ? <DefinePinScreen /> : null}
       {p === "unlock" ? <UnlockScreen /> : null}
-      {p === "main" ? <MainScreen /> : null}
-      {p === "main" ? <SheetHost /> : null}
+      {p === "main"
+        ? (
+          <Suspense fallback={<p className="loading" role="status">{t("app.loading")}</p>}>
+            <MainArea />
+          </Suspense>
+        )
+        : null}
       {p === "main" ? <MainMenuPanel /> : null}
       <LostActivationPanel />
       <OptionsPanel />

@@ -28,7 +28,7 @@ export function SelectList(props: { spec: SelectSpec; onClose: () => void }) {
   const allShown = shown.length > 0 && shown.every((o) => chosen.includes(o.value));
   return (
     <div className="select-list">
-      {spec.options.length > 7
+      {spec.multiple || spec.options.length > 7
         ? (
           <input
             type="search"

@@ -293,6 +293,13 @@ export function toBase64Url(bytes: Uint8Array): string {
  */
 export function fromBase64Url(s: string): Uint8Array<ArrayBuffer> | null {
   if (!/^[A-Za-z0-9_-]*$/.test(s) || s.length % 4 === 1) return null;
+  // Canonical: the bits after the last whole byte must be zero. Checked on the last
+  // character instead of re-encoding (cache blobs are megabytes).
+  const rest = s.length % 4;
+  if (rest) {
+    const last = B64URL.indexOf(s[s.length - 1]);
+    if (last & (rest === 2 ? 0x0f : 0x03)) return null;
+  }
   const b64 = s.replace(/-/g, "+").replace(/_/g, "/");
   let bin: string;
   try {
@@ -302,5 +309,7 @@ export function fromBase64Url(s: string): Uint8Array<ArrayBuffer> | null {
   }
   const out = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return toBase64Url(out) === s ? out : null;
+  return out;
 }
+
+const B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

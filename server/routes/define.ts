@@ -72,7 +72,8 @@ export function route<E extends Endpoint>(
       auth,
       deviceId,
     });
-    if (c.var.deps.config.APP_ENV !== "production") {
+    const { config } = c.var.deps;
+    if (config.CHECK_RESPONSES ?? config.APP_ENV !== "production") {
       const r = ep.response.safeParse(out);
       if (!r.success) {
         throw new Error(`response of ${ep.path} breaks the contract: ${describe(r.error)}`);

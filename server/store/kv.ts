@@ -11,9 +11,10 @@ export async function openKv(path: string, onDeploy: boolean): Promise<Deno.Kv> 
   return await Deno.openKv(path);
 }
 
-/** Reads every value under a prefix (small collections: lookups, a user's devices). */
+/** Reads every value under a prefix (lookups, a user's devices or requests). */
 export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[]> {
   const out: T[] = [];
-  for await (const e of kv.list<T>({ prefix })) out.push(e.value);
+  // Large batches: a user's 2,000 requests come in two round trips instead of twenty.
+  for await (const e of kv.list<T>({ prefix }, { batchSize: 1000 })) out.push(e.value);
   return out;
 }

@@ -43,7 +43,7 @@ export function MainScreen() {
           className="icon-button"
           aria-label={t("main.refresh")}
           disabled={working.value}
-          onClick={() => refreshLists()}
+          onClick={() => refreshLists({ networkFirst: true })}
         >
           ⟳
         </button>

@@ -29,6 +29,11 @@ export function RequestsTab() {
   const sf = subFilter.value;
   const f = filters.value;
   useEffect(() => setLimit(FIRST_ROWS), [sf, f]);
+  // After the browser painted these rows (read by `deno task bench`).
+  useEffect(() => {
+    if (!rows.length) return;
+    requestAnimationFrame(() => setTimeout(() => performance.mark("qc:requests:painted")));
+  }, [rows]);
   useEffect(() => {
     const el = sentinel.current;
     if (!el || typeof IntersectionObserver === "undefined") return;

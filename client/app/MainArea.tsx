@@ -1,0 +1,17 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { MainScreen } from "../screens/Main/MainScreen.tsx";
+import { SheetHost } from "./SheetHost.tsx";
+
+/**
+ * Everything shown after unlock, in its own chunk: the PIN pad loads without it (first-load
+ * budget), and it is fetched while the person types the PIN.
+ */
+export default function MainArea() {
+  useSignals();
+  return (
+    <>
+      <MainScreen />
+      <SheetHost />
+    </>
+  );
+}
