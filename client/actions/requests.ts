@@ -28,7 +28,7 @@ import {
   requestRows,
   typesByAccount,
 } from "../state/requests.ts";
-import { attentionCount, working } from "../state/session.ts";
+import { attentionCount } from "../state/session.ts";
 import {
   askConfirm,
   closeAllSheets,
@@ -38,6 +38,7 @@ import {
   showNotice,
 } from "../state/ui.ts";
 import { walletFilter } from "../state/wallet.ts";
+import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
 import { messageOf } from "./messages.ts";
 import { refreshLists } from "./session.ts";
@@ -57,16 +58,6 @@ export function resetRequests(): void {
 }
 
 const tv = (v: Violation) => t(v.key as TranslationKey, v.params);
-
-async function blocking<T>(fn: () => Promise<T>): Promise<T | undefined> {
-  if (working.value) return undefined;
-  working.value = true;
-  try {
-    return await fn();
-  } finally {
-    working.value = false;
-  }
-}
 
 /** One lookup through the cache (spec §1: shown from the cache, then refreshed). */
 async function lookup<S extends z.ZodMiniType>(
@@ -239,7 +230,7 @@ export function submitCreate(): void {
 
 async function createAndSubmit(): Promise<void> {
   const d = draft.value;
-  await blocking(async () => {
+  await busy(async () => {
     let created: ExpenseRequest;
     try {
       created = (await call(api.create, {
@@ -326,7 +317,7 @@ async function applied(r: ExpenseRequest): Promise<void> {
 export async function addComment(text: string): Promise<boolean> {
   const d = detail.value;
   if (!d || !text.trim()) return false;
-  const ok = await blocking(async () => {
+  const ok = await busy(async () => {
     try {
       await call(api.addComment, { body: { oid: d.oid, comment: text.trim() } });
       return true;
@@ -342,7 +333,7 @@ export async function addComment(text: string): Promise<boolean> {
 export async function deleteComment(commentOid: string): Promise<void> {
   const d = detail.value;
   if (!d) return;
-  await blocking(async () => {
+  await busy(async () => {
     try {
       await call(api.deleteComment, { query: { record: commentOid } });
     } catch (err) {
@@ -359,7 +350,7 @@ export function confirmCancel(oid: string): void {
     extra: t("detail.cancelExtra"),
     showNo: true,
     onYes: () =>
-      void blocking(async () => {
+      void busy(async () => {
         try {
           await applied((await call(api.cancel, { body: { oid } })).expenseRequest);
         } catch (err) {
@@ -376,7 +367,7 @@ export function confirmClose(oid: string): void {
     extra: t("detail.closeExtra"),
     showNo: true,
     onYes: () =>
-      void blocking(async () => {
+      void busy(async () => {
         try {
           await applied((await call(api.close, { body: { oid } })).expenseRequest);
           walletFilter.value = "Closed";
@@ -389,7 +380,7 @@ export function confirmClose(oid: string): void {
 
 /** A request created earlier whose submit failed (status new) can be submitted from its detail. */
 export async function submitExisting(oid: string): Promise<void> {
-  await blocking(async () => {
+  await busy(async () => {
     try {
       await applied((await call(api.submit, { body: { record: oid } })).expenseRequest);
     } catch (err) {
@@ -459,7 +450,7 @@ export async function saveEdit(): Promise<void> {
     projectOid: d.projectOid,
   };
   const save = (reissue: boolean) =>
-    blocking(async () => {
+    busy(async () => {
       try {
         const r = reissue
           ? await call(api.reissueApproval, { body: { expenseRequest: body } })

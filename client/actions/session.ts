@@ -12,9 +12,9 @@ import {
   profile,
   shakeCount,
   supportUrl,
-  working,
 } from "../state/session.ts";
 import { askConfirm, banners, panel, pushBanner } from "../state/ui.ts";
+import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
 import { messageOf } from "./messages.ts";
 import { resetRequests, showRequests } from "./requests.ts";
@@ -41,16 +41,6 @@ let pendingCode: string | null = null;
 function fail(message: string): void {
   padMessage.value = message;
   shakeCount.value++;
-}
-
-async function busy<T>(fn: () => Promise<T>): Promise<T | undefined> {
-  if (working.value) return undefined;
-  working.value = true;
-  try {
-    return await fn();
-  } finally {
-    working.value = false;
-  }
 }
 
 /** Start-up: device id, server settings and translation, then the §4 start state. */

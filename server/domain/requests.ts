@@ -66,14 +66,10 @@ export async function createCheck(
   return null;
 }
 
-interface Codes {
-  costCenterOid: string | null;
-  costCenter: string;
-  GLOid: string | null;
-  GLCode: string;
-  projectOid: string | null;
-  projectCode: string;
-}
+type Codes = Pick<
+  RequestRecord,
+  "costCenterOid" | "costCenter" | "GLOid" | "GLCode" | "projectOid" | "projectCode"
+>;
 
 /**
  * Cost center, GL code and project must belong together (spec §4: the GL and project

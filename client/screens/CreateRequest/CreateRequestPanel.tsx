@@ -11,45 +11,10 @@ import {
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney } from "../../lib/money.ts";
-import {
-  accounts,
-  costCentersByType,
-  currencies,
-  draft,
-  formError,
-  ledgersByCc,
-  projectsByCc,
-  typesByAccount,
-} from "../../state/requests.ts";
+import { accounts, currencies, draft, formError, typesByAccount } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
-import { openSheet, type SelectOption } from "../../state/ui.ts";
-import type { Code } from "../../api/contract/requests.ts";
-
-const codeOptions = (list: Code[] | undefined): SelectOption[] =>
-  (list ?? []).map((c) => ({ value: c.oid, label: c.label, detail: c.value }));
-const labelOf = (list: Code[] | undefined, oid: string | null) =>
-  list?.find((c) => c.oid === oid)?.label ?? (oid ? oid : "");
-
-/** Opens a single-choice field selector (spec §2 field selector). */
-export function choose(
-  title: string,
-  options: SelectOption[],
-  current: string | null,
-  onPick: (v: string | null) => void,
-  allowNone = false,
-): void {
-  openSheet({
-    kind: "select",
-    select: {
-      title,
-      options,
-      multiple: false,
-      selected: current ? [current] : [],
-      allowNone,
-      onDone: (v) => onPick(v[0] || null),
-    },
-  });
-}
+import { openSheet } from "../../state/ui.ts";
+import { choose, CodeFields } from "./CodeFields.tsx";
 
 /**
  * spec §2 create request: account (when more than one), type, amount or budget, currency,
@@ -61,9 +26,6 @@ export function CreateRequestBody() {
   const loc = locale.value;
   const types = typesByAccount.value[d.accountOid ?? ""] ?? [];
   const type = currentType();
-  const ccs = costCentersByType.value[d.typeOid ?? ""];
-  const gls = d.costCenterOid ? ledgersByCc.value[d.costCenterOid] : undefined;
-  const prjs = d.costCenterOid ? projectsByCc.value[d.costCenterOid] : undefined;
   // spec §5: amount is disabled in budget mode and for recurring types.
   const amountDisabled = d.budgetMode || !!type?.isRecurring;
   const plan = d.plan;
@@ -168,41 +130,17 @@ export function CreateRequestBody() {
           </div>
         )
         : null}
-      <label>
-        <span>{t("field.purpose")}</span>
-        <textarea
-          rows={2}
-          maxLength={500}
-          value={d.purpose}
-          onInput={(e) => setField({ purpose: (e.target as HTMLTextAreaElement).value })}
-        />
-      </label>
-      <FieldButton
-        label={opt(t("field.costCenter"))}
-        value={labelOf(ccs, d.costCenterOid) || t("field.none")}
-        disabled={!d.typeOid}
-        onOpen={() =>
-          choose(t("field.costCenter"), codeOptions(ccs), d.costCenterOid, setCostCenter, true)}
-      />
-      <FieldButton
-        label={opt(t("field.ledger"))}
-        value={labelOf(gls, d.GLOid) || t("field.none")}
-        disabled={!d.costCenterOid}
-        onOpen={() =>
-          choose(t("field.ledger"), codeOptions(gls), d.GLOid, (v) => setField({ GLOid: v }), true)}
-      />
-      <FieldButton
-        label={opt(t("field.project"))}
-        value={labelOf(prjs, d.projectOid) || t("field.none")}
-        disabled={!d.costCenterOid}
-        onOpen={() =>
-          choose(
-            t("field.project"),
-            codeOptions(prjs),
-            d.projectOid,
-            (v) => setField({ projectOid: v }),
-            true,
-          )}
+      <CodeFields
+        typeOid={d.typeOid}
+        purpose={d.purpose}
+        costCenterOid={d.costCenterOid}
+        GLOid={d.GLOid}
+        projectOid={d.projectOid}
+        required={false}
+        onPurpose={(purpose) => setField({ purpose })}
+        onCostCenter={setCostCenter}
+        onLedger={(GLOid) => setField({ GLOid })}
+        onProject={(projectOid) => setField({ projectOid })}
       />
       <label>
         <span>{opt(t("field.vendor"))}</span>
