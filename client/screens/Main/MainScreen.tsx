@@ -55,7 +55,9 @@ export function MainScreen() {
           disabled={tab !== "requests"}
           onClick={openFilter}
         >
-          ⧩
+          <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
+            <path d="M3 5h18l-7 8v6l-4-2v-4z" fill="none" stroke="currentColor" stroke-width="2" />
+          </svg>
         </button>
       </header>
       <Tabs
