@@ -4,6 +4,7 @@ import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { securityHeaders } from "./middleware/security.ts";
+import { approvalRoutes } from "./routes/approvals.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
@@ -40,6 +41,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   );
   api.route("/", sessionRoutes());
   api.route("/", requestRoutes());
+  api.route("/", approvalRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
   api.all("*", async (c) => {
     await requireBearer(c);

@@ -45,8 +45,29 @@ export class ApprovalRepo {
     return await this.kv.get<ApprovalRecord>(["approval", oid]);
   }
 
+  /** The record, its request index and a team index (every team of every level). */
   put(op: Deno.AtomicOperation, a: ApprovalRecord): Deno.AtomicOperation {
-    return op.set(["approval", a.oid], a).set(["approval_by_request", a.requestOid, a.oid], a.oid);
+    op.set(["approval", a.oid], a).set(["approval_by_request", a.requestOid, a.oid], a.oid);
+    for (const team of new Set(a.levels.flatMap((l) => l.teamOids))) {
+      op.set(["approval_by_team", team, a.oid], a.oid);
+    }
+    return op;
+  }
+
+  /** Approvals with a level for one of these teams. */
+  async byTeams(teamOids: Iterable<string>): Promise<ApprovalRecord[]> {
+    const oids = new Set<string>();
+    for (const team of teamOids) {
+      for await (const e of this.kv.list<string>({ prefix: ["approval_by_team", team] })) {
+        oids.add(e.value);
+      }
+    }
+    const out: ApprovalRecord[] = [];
+    for (const oid of oids) {
+      const a = (await this.get(oid)).value;
+      if (a) out.push(a);
+    }
+    return out;
   }
 
   async byRequest(requestOid: string): Promise<ApprovalRecord[]> {

@@ -2,6 +2,8 @@
 export * from "./endpoint.ts";
 export { session } from "./session.ts";
 export { requests } from "./requests.ts";
+export { approvals } from "./approvals.ts";
 import { session } from "./session.ts";
 import { requests } from "./requests.ts";
-export const contract = { session, requests } as const;
+import { approvals } from "./approvals.ts";
+export const contract = { session, requests, approvals } as const;

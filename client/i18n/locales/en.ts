@@ -230,6 +230,10 @@ export const en = {
   "request.notAllowed": "This action is not allowed for this request",
   "request.reissueRequired": "This change needs a new approval",
   "request.busy": "The request changed meanwhile, please try again",
+  "approval.decided": "This approval request has already been decided",
+  "approval.notAllowed": "You cannot decide on this approval request",
+  "approval.rejectNoteRequired":
+    "This type needs a comment before a rejection: please add one first",
   "comment.notAllowed": "Comments cannot be added to this request",
   "comment.notDeletable": "This comment cannot be deleted",
 

@@ -238,6 +238,10 @@ export const fr: Dictionary = {
   "request.notAllowed": "Cette action n’est pas autorisée pour cette demande",
   "request.reissueRequired": "Cette modification nécessite une nouvelle approbation",
   "request.busy": "La demande a été modifiée entre-temps, veuillez réessayer",
+  "approval.decided": "Cette demande d’approbation a déjà été traitée",
+  "approval.notAllowed": "Vous ne pouvez pas statuer sur cette demande d’approbation",
+  "approval.rejectNoteRequired":
+    "Ce type exige un commentaire avant un refus : veuillez d’abord en ajouter un",
   "comment.notAllowed": "Impossible d’ajouter des commentaires à cette demande",
   "comment.notDeletable": "Ce commentaire ne peut pas être supprimé",
 

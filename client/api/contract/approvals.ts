@@ -1,0 +1,159 @@
+import * as z from "zod/mini";
+import { endpoint } from "./endpoint.ts";
+import { ArchiveParam, Comment, SubType } from "./requests.ts";
+
+// spec §7 'Approvals (/scmapi/approval/)' and the team calls. Field names are spec §3's.
+
+const A = "/scmapi/approval";
+const Oid = z.string().check(z.minLength(1), z.maxLength(64));
+
+export const ApprovalStatus = z.enum(["new", "approved", "rejected", "cancelled"]);
+export type ApprovalStatus = z.infer<typeof ApprovalStatus>;
+
+const Person = z.object({ fname: z.string(), lname: z.string() });
+
+/** spec §3 poll level. */
+export const PollLevel = z.object({
+  level: z.number(),
+  actionDescription: z.string(),
+  statusCode: z.enum(["pending", "open", "approved", "rejected", "cancelled"]),
+  quota: z.number(),
+  pollTeams: z.array(z.object({
+    teamName: z.string(),
+    teamOid: z.string(),
+    delegatingTeamName: z.nullable(z.string()),
+    /** When the level opened (ISO), null while pending. */
+    createdate: z.nullable(z.string()),
+  })),
+});
+
+/** spec §3 vote. */
+export const Vote = z.object({
+  userFullName: z.string(),
+  statusCode: z.enum(["approved", "rejected", "reviewed"]),
+  createdate: z.string(),
+  level: z.number(),
+  isDelegated: z.boolean(),
+});
+export type Vote = z.infer<typeof Vote>;
+
+/** An approval request as the Approvals list needs it, with the caller's flags. */
+export const ApprovalRow = z.object({
+  oid: z.string(),
+  id: z.string(),
+  archive: z.boolean(),
+  statusCode: ApprovalStatus,
+  issueDate: z.string(),
+  costCenter: z.string(),
+  /** spec §3: embeds the bracketed amount and currency, e.g. 'Travel: Lyon [320.50 EUR]'. */
+  description: z.string(),
+  amount: z.number(),
+  pricingCurrency: z.string(),
+  purpose: z.string(),
+  /** The requestor's full name. */
+  author: z.string(),
+  authorOid: z.string(),
+  sourceEntityId: z.string(),
+  canApprove: z.boolean(),
+  canReject: z.boolean(),
+  canReview: z.boolean(),
+  /** True when the caller would act through a delegating team. */
+  isDelegated: z.boolean(),
+});
+export type ApprovalRow = z.infer<typeof ApprovalRow>;
+
+/** spec §3 approval request, whole. */
+export const ApprovalRequest = z.extend(ApprovalRow, {
+  fullamount: z.string(),
+  fractionamount: z.string(),
+  approvalAccount: z.string(),
+  GLCode: z.string(),
+  projectCode: z.string(),
+  subType: SubType,
+  pollLevels: z.array(PollLevel),
+  /** Members of each team of the poll levels, keyed by team oid. */
+  teamUsers: z.record(z.string(), z.array(Person)),
+  votes: z.array(Vote),
+});
+export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
+
+const Decision = z.object({
+  oid: Oid,
+  archive: z.optional(z.boolean()),
+  isDelegated: z.optional(z.boolean()),
+});
+const Team = z.object({
+  teamOid: z.string(),
+  teamName: z.string(),
+  isVisible: z.boolean(),
+  delegatingTeamName: z.nullable(z.string()),
+  teamUsers: z.array(Person),
+});
+
+export const approvals = {
+  list: endpoint({
+    method: "GET",
+    path: `${A}/pwalistrequests`,
+    auth: "bearer",
+    response: z.object({ approvallist: z.array(ApprovalRow) }),
+  }),
+  details: endpoint({
+    method: "GET",
+    path: `${A}/pwagetapprovaldetails`,
+    auth: "bearer",
+    query: z.object({ record: Oid, archive: ArchiveParam }),
+    response: z.object({ approvalentity: z.array(ApprovalRequest) }),
+  }),
+  votes: endpoint({
+    method: "GET",
+    path: `${A}/pwagetvotes`,
+    auth: "bearer",
+    query: z.object({ oid: Oid, archive: ArchiveParam }),
+    response: z.object({ voteslist: z.array(Vote) }),
+  }),
+  approve: endpoint({
+    method: "POST",
+    path: `${A}/pwaapprove`,
+    auth: "bearer",
+    body: Decision,
+    response: z.object({ approvalentity: z.array(ApprovalRequest) }),
+  }),
+  reject: endpoint({
+    method: "POST",
+    path: `${A}/pwareject`,
+    auth: "bearer",
+    body: Decision,
+    response: z.object({ approvalentity: z.array(ApprovalRequest) }),
+  }),
+  comments: endpoint({
+    method: "GET",
+    path: `${A}/pwagetComments`,
+    auth: "bearer",
+    query: z.object({ foreignentityoid: Oid, archive: ArchiveParam }),
+    response: z.object({ comments: z.array(Comment) }),
+  }),
+  addComment: endpoint({
+    method: "POST",
+    path: `${A}/pwacomments`,
+    auth: "bearer",
+    body: z.object({
+      oid: Oid,
+      archive: z.optional(z.boolean()),
+      comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
+    }),
+    response: z.object({ comment: Comment }),
+  }),
+  overviewTeams: endpoint({
+    method: "GET",
+    path: `${A}/pwaoverviewteams`,
+    auth: "bearer",
+    response: z.object({ teamlist: z.array(Team) }),
+  }),
+  teamUsers: endpoint({
+    method: "GET",
+    path: `${A}/pwateamusers`,
+    auth: "bearer",
+    query: z.object({ teamOid: Oid }),
+    response: z.object({ teamUsers: z.array(Person) }),
+  }),
+};

@@ -1,0 +1,379 @@
+import type { ApprovalRequest, ApprovalRow } from "../../client/api/contract/approvals.ts";
+import type { Comment } from "../../client/api/contract/requests.ts";
+import { splitAmount } from "../../client/lib/money.ts";
+import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
+import type { Deps } from "../env.ts";
+import { translate } from "../i18n.ts";
+import type { ApprovalRecord, VoteRecord } from "../store/approvals.ts";
+import type { CommentRecord } from "../store/comments.ts";
+import type { OrgAccount, OrgType, Team } from "../store/org.ts";
+import type { RequestRecord } from "../store/requests.ts";
+import type { User } from "../store/users.ts";
+import { toComment } from "./comments.ts";
+
+const RETRIES = 8;
+
+/** How a user may act for a team: as a member, or through its delegating team (spec §6). */
+export type Role = "member" | "delegate" | null;
+
+export function roleIn(
+  user: Pick<User, "teams">,
+  teamOids: string[],
+  teams: Map<string, Team>,
+): Role {
+  if (teamOids.some((t) => user.teams.includes(t))) return "member";
+  const viaDelegation = teamOids.some((t) => {
+    const d = teams.get(t)?.delegatingTeamOid;
+    return !!d && user.teams.includes(d);
+  });
+  return viaDelegation ? "delegate" : null;
+}
+
+export interface ApprovalFlags {
+  canApprove: boolean;
+  canReject: boolean;
+  canReview: boolean;
+  isDelegated: boolean;
+}
+
+/**
+ * spec §3/§6 flags for one caller: a member (or delegate) of a team of the open level who
+ * has not voted on it may approve or reject; one of another level may review. Only status
+ * new allows anything, and never the request's own author. Pure.
+ */
+export function approvalFlags(
+  a: Pick<ApprovalRecord, "statusCode" | "authorOid" | "levels" | "votes">,
+  user: Pick<User, "oid" | "teams">,
+  teams: Map<string, Team>,
+): ApprovalFlags {
+  const none = { canApprove: false, canReject: false, canReview: false, isDelegated: false };
+  if (a.statusCode !== "new" || a.authorOid === user.oid) return none;
+  const open = a.levels.find((l) => l.statusCode === "open");
+  const role = open ? roleIn(user, open.teamOids, teams) : null;
+  const voted = !!open && a.votes.some((v) => v.userOid === user.oid && v.level === open.level);
+  const canDecide = !!role && !voted;
+  return {
+    canApprove: canDecide,
+    canReject: canDecide,
+    canReview: !canDecide && a.levels.some((l) => roleIn(user, l.teamOids, teams) !== null),
+    isDelegated: canDecide && role === "delegate",
+  };
+}
+
+/** Whether the user sees an approval at all: a member or delegate of one of its levels. */
+export function canSee(a: Pick<ApprovalRecord, "levels">, user: User, teams: Map<string, Team>) {
+  return a.levels.some((l) => roleIn(user, l.teamOids, teams) !== null);
+}
+
+/**
+ * One vote applied (pure): a level that reaches its quota closes and opens the next one;
+ * the last level approves the approval; any rejection rejects it.
+ */
+export function applyVote(a: ApprovalRecord, vote: VoteRecord, now: number): ApprovalRecord {
+  const votes = [...a.votes, vote];
+  const levels = a.levels.map((l) => ({ ...l }));
+  const i = levels.findIndex((l) => l.level === vote.level);
+  let statusCode: ApprovalRecord["statusCode"] = a.statusCode;
+  if (vote.statusCode === "rejected") {
+    levels[i].statusCode = "rejected";
+    for (const l of levels) if (l.statusCode === "pending") l.statusCode = "cancelled";
+    statusCode = "rejected";
+  } else {
+    const yes = votes.filter((v) => v.level === vote.level && v.statusCode === "approved").length;
+    if (yes >= levels[i].quota) {
+      levels[i].statusCode = "approved";
+      const next = levels[i + 1];
+      if (next) {
+        next.statusCode = "open";
+        next.openedAt = now;
+      } else statusCode = "approved";
+    }
+  }
+  return { ...a, votes, levels, statusCode };
+}
+
+async function teamMap(deps: Deps): Promise<Map<string, Team>> {
+  return new Map((await deps.store.org.list<Team>("team")).map((t) => [t.oid, t]));
+}
+
+/** The teams whose approvals a user may see: their own, and those delegating to them. */
+function reachableTeams(user: User, teams: Map<string, Team>): string[] {
+  const out = new Set(user.teams);
+  for (const t of teams.values()) {
+    if (t.delegatingTeamOid && user.teams.includes(t.delegatingTeamOid)) out.add(t.oid);
+  }
+  return [...out];
+}
+
+interface Context {
+  teams: Map<string, Team>;
+  users: Map<string, User>;
+}
+
+async function context(deps: Deps): Promise<Context> {
+  return {
+    teams: await teamMap(deps),
+    users: new Map((await deps.store.users.all()).map((u) => [u.oid, u])),
+  };
+}
+
+const fullName = (u: User | undefined) => (u ? `${u.fname} ${u.lname}` : "");
+
+function toRow(
+  a: ApprovalRecord,
+  r: RequestRecord | null,
+  type: OrgType | null,
+  user: User,
+  ctx: Context,
+): ApprovalRow {
+  const f = approvalFlags(a, user, ctx.teams);
+  const purpose = r?.purpose ?? "";
+  return {
+    oid: a.oid,
+    id: a.id,
+    archive: a.archive,
+    statusCode: a.statusCode,
+    issueDate: new Date(a.createdAt).toISOString(),
+    costCenter: r?.costCenter ?? "",
+    description: `${type?.description ?? ""}: ${purpose} [${a.amount.toFixed(2)} ${a.currency}]`,
+    amount: a.amount,
+    pricingCurrency: a.currency,
+    purpose,
+    author: fullName(ctx.users.get(a.authorOid)),
+    authorOid: a.authorOid,
+    sourceEntityId: r?.id ?? "",
+    ...f,
+  };
+}
+
+async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context) {
+  const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
+  const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
+  const account = r ? await deps.store.org.get<OrgAccount>("account", r.accountOid) : null;
+  const members = (teamOid: string) =>
+    [...ctx.users.values()]
+      .filter((u) => u.isApprover && u.teams.includes(teamOid))
+      .map((u) => ({ fname: u.fname, lname: u.lname }));
+  const teamUsers: Record<string, { fname: string; lname: string }[]> = {};
+  for (const l of a.levels) for (const t of l.teamOids) teamUsers[t] = members(t);
+  const entity: ApprovalRequest = {
+    ...toRow(a, r, type, user, ctx),
+    ...splitAmount(a.amount),
+    approvalAccount: account?.label ?? "",
+    GLCode: r?.GLCode ?? "",
+    projectCode: r?.projectCode ?? "",
+    subType: {
+      rowId: type?.rowId ?? 0,
+      id: type?.id ?? "",
+      description: type?.description ?? "",
+      minAmount: type?.minAmount ?? 0,
+      maxAmount: type?.maxAmount ?? 0,
+      isRecurring: type?.isRecurring ?? false,
+      requireRejectNote: type?.requireRejectNote ?? false,
+    },
+    pollLevels: a.levels.map((l) => ({
+      level: l.level,
+      actionDescription: l.actionDescription,
+      statusCode: l.statusCode,
+      quota: l.quota,
+      pollTeams: l.teamOids.map((t) => {
+        const team = ctx.teams.get(t);
+        const d = team?.delegatingTeamOid ? ctx.teams.get(team.delegatingTeamOid) : undefined;
+        return {
+          teamName: team?.teamName ?? t,
+          teamOid: t,
+          delegatingTeamName: d?.teamName ?? null,
+          createdate: l.openedAt ? new Date(l.openedAt).toISOString() : null,
+        };
+      }),
+    })),
+    teamUsers,
+    votes: votesOf(a, ctx),
+  };
+  return entity;
+}
+
+function votesOf(a: ApprovalRecord, ctx: Context) {
+  return a.votes.map((v) => ({
+    userFullName: fullName(ctx.users.get(v.userOid)),
+    statusCode: v.statusCode,
+    createdate: new Date(v.createdAt).toISOString(),
+    level: v.level,
+    isDelegated: v.isDelegated,
+  }));
+}
+
+/** An approval the user may see, or 404 (no existence leak). */
+async function visible(deps: Deps, user: User, oid: string, ctx: Context) {
+  const entry = await deps.store.approvals.get(oid);
+  if (!entry.value || !canSee(entry.value, user, ctx.teams)) throw notFound();
+  return entry;
+}
+
+/** spec §7 pwalistrequests: the approvals of the caller's teams, newest first. */
+export async function listApprovals(deps: Deps, user: User): Promise<ApprovalRow[]> {
+  const ctx = await context(deps);
+  const list = await deps.store.approvals.byTeams(reachableTeams(user, ctx.teams));
+  list.sort((a, b) => b.createdAt - a.createdAt);
+  const types = new Map<string, OrgType | null>();
+  const out: ApprovalRow[] = [];
+  for (const a of list) {
+    if (a.authorOid === user.oid) continue;
+    const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
+    if (!types.has(a.typeOid)) {
+      types.set(a.typeOid, await deps.store.org.get<OrgType>("rtype", a.typeOid));
+    }
+    out.push(toRow(a, r, types.get(a.typeOid) ?? null, user, ctx));
+  }
+  return out;
+}
+
+export async function approvalDetails(deps: Deps, user: User, oid: string) {
+  const ctx = await context(deps);
+  return await toEntity(deps, (await visible(deps, user, oid, ctx)).value!, user, ctx);
+}
+
+export async function approvalVotes(deps: Deps, user: User, oid: string) {
+  const ctx = await context(deps);
+  return votesOf((await visible(deps, user, oid, ctx)).value!, ctx);
+}
+
+export async function approvalComments(deps: Deps, user: User, oid: string): Promise<Comment[]> {
+  const ctx = await context(deps);
+  await visible(deps, user, oid, ctx);
+  return (await deps.store.comments.bySource(oid)).map((c) => toComment(c, false));
+}
+
+/** spec §7 pwacomments: approvers comment while the approval is open (the reject note). */
+export async function addApprovalComment(deps: Deps, user: User, oid: string, text: string) {
+  const tr = await translate(user.locale);
+  const ctx = await context(deps);
+  const entry = await visible(deps, user, oid, ctx);
+  if (entry.value!.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
+  const c: CommentRecord = {
+    oid: crypto.randomUUID(),
+    sourceOid: oid,
+    authorOid: user.oid,
+    fName: user.fname,
+    lName: user.lname,
+    text,
+    createdAt: deps.now(),
+    archive: false,
+  };
+  await deps.store.comments.put(deps.store.kv.atomic(), c).commit();
+  await deps.events.publish({
+    type: "comment.added",
+    userOid: user.oid,
+    sourceOid: oid,
+    commentOid: c.oid,
+  });
+  return toComment(c, false);
+}
+
+/**
+ * spec §4 approval actions: approve or reject, in status new, with the caller's flags.
+ * The vote, the level change and (when final) the request's new status are one KV atomic
+ * operation checked against both records' versions; a lost race re-reads and re-decides,
+ * so concurrent decisions never count a vote twice nor produce two outcomes.
+ */
+export async function decide(
+  deps: Deps,
+  user: User,
+  oid: string,
+  decision: "approved" | "rejected",
+) {
+  const tr = await translate(user.locale);
+  const ctx = await context(deps);
+  const { approvals, requests, kv } = deps.store;
+  for (let i = 0; i < RETRIES; i++) {
+    const entry = await visible(deps, user, oid, ctx);
+    const a = entry.value!;
+    if (a.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
+    const f = approvalFlags(a, user, ctx.teams);
+    if (!(decision === "approved" ? f.canApprove : f.canReject)) {
+      throw forbidden("not_allowed", tr("approval.notAllowed"));
+    }
+    const mine = (await deps.store.comments.bySource(a.oid)).filter((c) =>
+      c.authorOid === user.oid
+    );
+    if (decision === "rejected") {
+      const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
+      // spec §4/§6: some types need a reject note: a comment first, then the rejection.
+      if (type?.requireRejectNote && mine.length === 0) {
+        throw unprocessable("reject_note_required", tr("approval.rejectNoteRequired"));
+      }
+    }
+    const open = a.levels.find((l) => l.statusCode === "open")!;
+    const next = applyVote(a, {
+      userOid: user.oid,
+      level: open.level,
+      statusCode: decision,
+      isDelegated: f.isDelegated,
+      createdAt: deps.now(),
+    }, deps.now());
+    const op = kv.atomic().check(entry);
+    approvals.put(op, next);
+    let outcome: "accepted" | "rejected" | null = null;
+    if (next.statusCode !== "new") {
+      const req = await requests.get(a.authorOid, a.requestOid);
+      if (req.value && req.value.status === "requested" && req.value.approvalOid === a.oid) {
+        outcome = next.statusCode === "approved" ? "accepted" : "rejected";
+        const note = decision === "rejected" ? (mine[mine.length - 1]?.text ?? null) : null;
+        op.check(req);
+        requests.put(op, {
+          ...req.value,
+          status: outcome,
+          approverNote: note,
+          updatedAt: deps.now(),
+        });
+      }
+    }
+    if (!(await op.commit()).ok) continue;
+    const opened = next.levels.find((l) => l.statusCode === "open");
+    if (opened && opened.level !== open.level) {
+      await deps.events.publish({
+        type: "approval.opened",
+        approvalOid: a.oid,
+        requestOid: a.requestOid,
+        level: opened.level,
+        teamOids: opened.teamOids,
+      });
+    }
+    if (outcome) {
+      await deps.events.publish({
+        type: "request.decided",
+        userOid: a.authorOid,
+        requestOid: a.requestOid,
+        statusCode: outcome,
+      });
+    }
+    return await toEntity(deps, next, user, ctx);
+  }
+  throw conflict(tr("request.busy"));
+}
+
+/** spec §7 pwaoverviewteams: visible teams with their members and delegating team. */
+export async function overviewTeams(deps: Deps) {
+  const ctx = await context(deps);
+  return [...ctx.teams.values()].filter((t) => t.isVisible).map((t) => ({
+    teamOid: t.oid,
+    teamName: t.teamName,
+    isVisible: t.isVisible,
+    delegatingTeamName: t.delegatingTeamOid
+      ? ctx.teams.get(t.delegatingTeamOid)?.teamName ?? null
+      : null,
+    teamUsers: teamMembers(ctx, t.oid),
+  }));
+}
+
+function teamMembers(ctx: Context, teamOid: string) {
+  return [...ctx.users.values()].filter((u) => u.teams.includes(teamOid))
+    .map((u) => ({ fname: u.fname, lname: u.lname }));
+}
+
+export async function teamUsers(deps: Deps, teamOid: string) {
+  const ctx = await context(deps);
+  const team = ctx.teams.get(teamOid);
+  if (!team || !team.isVisible) throw notFound();
+  return teamMembers(ctx, teamOid);
+}
