@@ -241,7 +241,7 @@ export const fr: Dictionary = {
   "approval.decided": "Cette demande d’approbation a déjà été traitée",
   "approval.notAllowed": "Vous ne pouvez pas statuer sur cette demande d’approbation",
   "approval.rejectNoteRequired":
-    "Ce type exige un commentaire avant un refus : veuillez d’abord en ajouter un",
+    "Ce type exige un commentaire avant un refus : veuillez d’abord en ajouter un",
   "comment.notAllowed": "Impossible d’ajouter des commentaires à cette demande",
   "comment.notDeletable": "Ce commentaire ne peut pas être supprimé",
 
