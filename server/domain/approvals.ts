@@ -10,6 +10,7 @@ import type { OrgAccount, OrgType, Team } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
 import { toComment } from "./comments.ts";
+import { subTypeOf } from "./requests.ts";
 
 const RETRIES = 8;
 
@@ -162,15 +163,7 @@ async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context)
     approvalAccount: account?.label ?? "",
     GLCode: r?.GLCode ?? "",
     projectCode: r?.projectCode ?? "",
-    subType: {
-      rowId: type?.rowId ?? 0,
-      id: type?.id ?? "",
-      description: type?.description ?? "",
-      minAmount: type?.minAmount ?? 0,
-      maxAmount: type?.maxAmount ?? 0,
-      isRecurring: type?.isRecurring ?? false,
-      requireRejectNote: type?.requireRejectNote ?? false,
-    },
+    subType: subTypeOf(type),
     pollLevels: a.levels.map((l) => ({
       level: l.level,
       actionDescription: l.actionDescription,

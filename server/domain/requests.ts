@@ -504,6 +504,19 @@ export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<Appro
   return out;
 }
 
+/** spec §3 subType of a request or approval (empty values if the type was removed). */
+export function subTypeOf(type: OrgType | null) {
+  return {
+    rowId: type?.rowId ?? 0,
+    id: type?.id ?? "",
+    description: type?.description ?? "",
+    minAmount: type?.minAmount ?? 0,
+    maxAmount: type?.maxAmount ?? 0,
+    isRecurring: type?.isRecurring ?? false,
+    requireRejectNote: type?.requireRejectNote ?? false,
+  };
+}
+
 /** The whole request for its detail screen (spec §2 request detail). */
 export async function toEntity(
   deps: Deps,
@@ -519,15 +532,7 @@ export async function toEntity(
     accountOid: r.accountOid,
     monetaryAmount: `${r.amount.toFixed(2)} ${r.currency}`,
     ...splitAmount(r.amount),
-    subType: {
-      rowId: type?.rowId ?? 0,
-      id: type?.id ?? "",
-      description: type?.description ?? "",
-      minAmount: type?.minAmount ?? 0,
-      maxAmount: type?.maxAmount ?? 0,
-      isRecurring: type?.isRecurring ?? false,
-      requireRejectNote: type?.requireRejectNote ?? false,
-    },
+    subType: subTypeOf(type),
     budget: r.budget,
     approvals: await approvalTeams(deps, r),
     canGenerate: f.canGenerate,

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { ArchiveParam, Comment, SubType } from "./requests.ts";
+import { ArchiveParam, Comment, CommentBody, SubType } from "./requests.ts";
 
 // spec §7 'Approvals (/scmapi/approval/)' and the team calls. Field names are spec §3's.
 
@@ -136,11 +136,7 @@ export const approvals = {
     method: "POST",
     path: `${A}/pwacomments`,
     auth: "bearer",
-    body: z.object({
-      oid: Oid,
-      archive: z.optional(z.boolean()),
-      comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
-    }),
+    body: CommentBody,
     response: z.object({ comment: Comment }),
   }),
   overviewTeams: endpoint({

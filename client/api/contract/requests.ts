@@ -179,6 +179,12 @@ export const EditBody = z.object({
 });
 export type EditBody = z.infer<typeof EditBody>;
 
+/** A new comment (requests, approvals): 1 to 1000 characters after trimming. */
+export const CommentBody = z.object({
+  oid: Oid,
+  archive: z.optional(z.boolean()),
+  comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
+});
 const RecordQuery = z.object({ record: Oid, archive: ArchiveParam });
 const OidQuery = z.object({ oid: Oid, archive: ArchiveParam });
 const OidBody = z.object({ oid: Oid, archive: z.optional(z.boolean()) });
@@ -323,11 +329,7 @@ export const requests = {
     method: "POST",
     path: `${E}/pwaaddcomment`,
     auth: "bearer",
-    body: z.object({
-      oid: Oid,
-      archive: z.optional(z.boolean()),
-      comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
-    }),
+    body: CommentBody,
     response: z.object({ comment: Comment }),
   }),
   /** spec §7: a change made by GET. */
