@@ -5,12 +5,12 @@ import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord, VoteRecord } from "../store/approvals.ts";
-import type { CommentRecord } from "../store/comments.ts";
 import type { OrgAccount, OrgType, Team } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
-import { toComment } from "./comments.ts";
-import { subTypeOf } from "./requests.ts";
+import { newComment, publishAdded, toComment } from "./comments.ts";
+import { subTypeOf } from "./request_views.ts";
+import { decidedRequest, publishDecided } from "./requests.ts";
 
 const RETRIES = 8;
 
@@ -243,23 +243,9 @@ export async function addApprovalComment(deps: Deps, user: User, oid: string, te
   const ctx = await context(deps);
   const entry = await visible(deps, user, oid, ctx);
   if (entry.value!.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
-  const c: CommentRecord = {
-    oid: crypto.randomUUID(),
-    sourceOid: oid,
-    authorOid: user.oid,
-    fName: user.fname,
-    lName: user.lname,
-    text,
-    createdAt: deps.now(),
-    archive: false,
-  };
+  const c = newComment(deps, user, oid, text);
   await deps.store.comments.put(deps.store.kv.atomic(), c).commit();
-  await deps.events.publish({
-    type: "comment.added",
-    userOid: user.oid,
-    sourceOid: oid,
-    commentOid: c.oid,
-  });
+  await publishAdded(deps, c);
   return toComment(c, false);
 }
 
@@ -309,16 +295,13 @@ export async function decide(
     let outcome: "accepted" | "rejected" | null = null;
     if (next.statusCode !== "new") {
       const req = await requests.get(a.authorOid, a.requestOid);
-      if (req.value && req.value.status === "requested" && req.value.approvalOid === a.oid) {
-        outcome = next.statusCode === "approved" ? "accepted" : "rejected";
-        const note = decision === "rejected" ? (mine[mine.length - 1]?.text ?? null) : null;
+      const result = next.statusCode === "approved" ? "accepted" : "rejected";
+      const note = decision === "rejected" ? (mine[mine.length - 1]?.text ?? null) : null;
+      const decided = req.value && decidedRequest(req.value, a.oid, result, note);
+      if (decided) {
+        outcome = result;
         op.check(req);
-        requests.put(op, {
-          ...req.value,
-          status: outcome,
-          approverNote: note,
-          updatedAt: deps.now(),
-        });
+        requests.put(op, { ...decided, updatedAt: deps.now() });
       }
     }
     if (!(await op.commit()).ok) continue;
@@ -332,14 +315,7 @@ export async function decide(
         teamOids: opened.teamOids,
       });
     }
-    if (outcome) {
-      await deps.events.publish({
-        type: "request.decided",
-        userOid: a.authorOid,
-        requestOid: a.requestOid,
-        statusCode: outcome,
-      });
-    }
+    if (outcome) await publishDecided(deps, { authorOid: a.authorOid, oid: a.requestOid }, outcome);
     return await toEntity(deps, next, user, ctx);
   }
   throw conflict(tr("request.busy"));

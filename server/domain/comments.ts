@@ -5,7 +5,7 @@ import { translate } from "../i18n.ts";
 import type { CommentRecord } from "../store/comments.ts";
 import type { User } from "../store/users.ts";
 import { requestFlags } from "./request_flags.ts";
-import { ownRequest } from "./requests.ts";
+import { ownRequest } from "./request_views.ts";
 
 /** spec §3 comment, with canBeDeleted for the caller: own comments on a writable request. */
 export function toComment(c: CommentRecord, deletable: boolean): Comment {
@@ -17,6 +17,29 @@ export function toComment(c: CommentRecord, deletable: boolean): Comment {
     createdate: new Date(c.createdAt).toISOString(),
     canBeDeleted: deletable,
   };
+}
+
+/** A new comment by `user` on any entity (requests, approvals). */
+export function newComment(deps: Deps, user: User, sourceOid: string, text: string): CommentRecord {
+  return {
+    oid: crypto.randomUUID(),
+    sourceOid,
+    authorOid: user.oid,
+    fName: user.fname,
+    lName: user.lname,
+    text,
+    createdAt: deps.now(),
+    archive: false,
+  };
+}
+
+export async function publishAdded(deps: Deps, c: CommentRecord): Promise<void> {
+  await deps.events.publish({
+    type: "comment.added",
+    userOid: c.authorOid,
+    sourceOid: c.sourceOid,
+    commentOid: c.oid,
+  });
 }
 
 /** A request's comments, oldest first (spec §2 request detail). */
@@ -42,23 +65,9 @@ export async function addComment(
     if (!requestFlags(entry.value, user.oid).canComment) {
       throw forbidden("not_allowed", tr("comment.notAllowed"));
     }
-    const c: CommentRecord = {
-      oid: crypto.randomUUID(),
-      sourceOid: requestOid,
-      authorOid: user.oid,
-      fName: user.fname,
-      lName: user.lname,
-      text,
-      createdAt: deps.now(),
-      archive: false,
-    };
+    const c = newComment(deps, user, requestOid, text);
     if ((await comments.put(kv.atomic().check(entry), c).commit()).ok) {
-      await deps.events.publish({
-        type: "comment.added",
-        userOid: user.oid,
-        sourceOid: requestOid,
-        commentOid: c.oid,
-      });
+      await publishAdded(deps, c);
       return toComment(c, true);
     }
   }

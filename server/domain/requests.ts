@@ -21,8 +21,9 @@ import type { ApprovalRecord } from "../store/approvals.ts";
 import type { OrgAccount, OrgCode, OrgCostCenter, OrgCurrency, OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
-import { isClosed, type RequestFlags, requestFlags } from "./request_flags.ts";
-import { needsNewApproval, newApproval, policyLevels } from "./workflow.ts";
+import { type RequestFlags, requestFlags } from "./request_flags.ts";
+import { typeOf } from "./request_views.ts";
+import { needsNewApproval, newApproval } from "./workflow.ts";
 
 /** How often a write re-reads and retries when another write changed the record first. */
 const RETRIES = 5;
@@ -115,10 +116,6 @@ async function resolveCodes(
     projectOid: project?.oid ?? null,
     projectCode: project?.label ?? "",
   };
-}
-
-async function typeOf(deps: Deps, oid: string): Promise<OrgType | null> {
-  return await deps.store.org.get<OrgType>("rtype", oid);
 }
 
 /** spec §7 pwaexpenserequestcreate: every §5 rule, budget rebuilt here, status new. */
@@ -411,8 +408,8 @@ export async function closeRequest(deps: Deps, user: User, oid: string): Promise
 }
 
 /**
- * The outcome of a request's approval (the workflow calls this when the last level accepts
- * or any vote rejects). Only a requested request whose current approval this is changes.
+ * Applies an approval's outcome to its request outside a vote (tests and operator tools;
+ * the voting workflow uses {@link decidedRequest} inside its own atomic write).
  */
 export async function recordDecision(
   deps: Deps,
@@ -426,130 +423,38 @@ export async function recordDecision(
   if (!author) return null;
   let changed = false;
   const rec = await mutate(deps, author, a.requestOid, (r) => {
-    changed = r.status === "requested" && r.approvalOid === approvalOid;
-    return changed ? { ...r, status: outcome, approverNote } : r;
+    const next = decidedRequest(r, approvalOid, outcome, approverNote);
+    changed = next !== null;
+    return next ?? r;
   });
-  if (changed) {
-    await deps.events.publish({
-      type: "request.decided",
-      userOid: author.oid,
-      requestOid: rec.oid,
-      statusCode: outcome,
-    });
-  }
+  if (changed) await publishDecided(deps, rec, outcome);
   return rec;
 }
 
-/** A row of the Requests list (spec §2) for its author. */
-export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
-  const f = requestFlags(r, callerOid);
-  return {
-    oid: r.oid,
-    id: r.id,
-    archive: r.archive,
-    purpose: r.purpose,
-    statusCode: r.status,
-    issueDate: new Date(r.issueDate).toISOString(),
-    costCenter: r.costCenter,
-    costCenterOid: r.costCenterOid,
-    GLCode: r.GLCode,
-    GLOid: r.GLOid,
-    projectCode: r.projectCode,
-    projectOid: r.projectOid,
-    typeOid: r.typeOid,
-    amount: r.amount,
-    pricingCurrency: r.currency,
-    canClose: f.canClose,
-    canCancel: f.canCancel,
-    hasCard: r.hasCard,
-    openCard: r.openCard,
-    cardStatusCode: r.cardStatusCode,
-    needsAttention: f.needsAttention,
-    budgetCount: r.budget.length,
-  };
-}
-
-/** The caller's requests, newest first (pwalists). */
-export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
-  const recs = await deps.store.requests.byUser(user.oid);
-  recs.sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id));
-  return recs.map((r) => toRow(r, user.oid));
-}
-
-/** Who approves a request: its current approval's teams and their members (spec §3). */
-export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<ApprovalTeam[]> {
-  let levels: { level: number; teamOids: string[] }[] = [];
-  const a = r.approvalOid ? (await deps.store.approvals.get(r.approvalOid)).value : null;
-  if (a) levels = a.levels;
-  else {
-    const type = await typeOf(deps, r.typeOid);
-    if (type) levels = policyLevels(type, r.amount);
-  }
-  const users = await deps.store.users.all();
-  const out: ApprovalTeam[] = [];
-  for (const l of levels) {
-    for (const teamOid of l.teamOids) {
-      const team = await deps.store.org.team(teamOid);
-      if (!team) continue;
-      out.push({
-        teamOid,
-        teamName: team.teamName,
-        level: l.level,
-        teamUsers: users
-          .filter((u) => u.isApprover && u.teams.includes(teamOid))
-          .map((u) => ({ fname: u.fname, lname: u.lname })),
-      });
-    }
-  }
-  return out;
-}
-
-/** spec §3 subType of a request or approval (empty values if the type was removed). */
-export function subTypeOf(type: OrgType | null) {
-  return {
-    rowId: type?.rowId ?? 0,
-    id: type?.id ?? "",
-    description: type?.description ?? "",
-    minAmount: type?.minAmount ?? 0,
-    maxAmount: type?.maxAmount ?? 0,
-    isRecurring: type?.isRecurring ?? false,
-    requireRejectNote: type?.requireRejectNote ?? false,
-  };
-}
-
-/** The whole request for its detail screen (spec §2 request detail). */
-export async function toEntity(
-  deps: Deps,
+/**
+ * The request once its approval has an outcome, or null when that approval no longer
+ * decides it (the request was cancelled, or its approval reissued). Pure; the voting
+ * workflow writes it in the same atomic operation as the deciding vote.
+ */
+export function decidedRequest(
   r: RequestRecord,
-  callerOid: string,
-): Promise<ExpenseRequest> {
-  const type = await typeOf(deps, r.typeOid);
-  const f = requestFlags(r, callerOid);
-  return {
-    ...toRow(r, callerOid),
-    vendor: r.vendor,
-    url: r.url,
-    accountOid: r.accountOid,
-    monetaryAmount: `${r.amount.toFixed(2)} ${r.currency}`,
-    ...splitAmount(r.amount),
-    subType: subTypeOf(type),
-    budget: r.budget,
-    approvals: await approvalTeams(deps, r),
-    canGenerate: f.canGenerate,
-    canEdit: f.canEdit,
-    canSubmit: f.canSubmit,
-    canComment: f.canComment,
-    is3DSecureDefined: false,
-    author: r.authorOid,
-    approverNote: r.approverNote,
-  };
+  approvalOid: string,
+  outcome: "accepted" | "rejected",
+  approverNote: string | null,
+): RequestRecord | null {
+  if (r.status !== "requested" || r.approvalOid !== approvalOid) return null;
+  return { ...r, status: outcome, approverNote };
 }
 
-/** The caller's own request, or 404 (no existence leak for other users' oids). */
-export async function ownRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
-  const r = (await deps.store.requests.get(user.oid, oid)).value;
-  if (!r) throw notFound();
-  return r;
+export async function publishDecided(
+  deps: Deps,
+  r: Pick<RequestRecord, "authorOid" | "oid">,
+  outcome: "accepted" | "rejected",
+): Promise<void> {
+  await deps.events.publish({
+    type: "request.decided",
+    userOid: r.authorOid,
+    requestOid: r.oid,
+    statusCode: outcome,
+  });
 }
-
-export { isClosed };

@@ -13,17 +13,15 @@ import type {
 } from "../store/org.ts";
 import { addComment, deleteComment, listComments } from "../domain/comments.ts";
 import {
-  approvalTeams,
   cancelRequest,
   checkNeedRecreate,
   closeRequest,
   createCheck,
   createRequest,
   modifyRequest,
-  ownRequest,
   submitRequest,
-  toEntity,
 } from "../domain/requests.ts";
+import { approvalTeams, ownRequest, toEntity } from "../domain/request_views.ts";
 import { route } from "./define.ts";
 
 const code = (c: OrgCode) => ({ oid: c.oid, value: c.value, label: c.label });

@@ -7,7 +7,7 @@ import { APP_VERSION } from "../config.ts";
 import { badRequest, forbidden, HttpError, notFound, tooMany, unprocessable } from "../errors.ts";
 import type { AppEnv, Deps } from "../env.ts";
 import { sendActivation } from "../domain/activation.ts";
-import { listRows } from "../domain/requests.ts";
+import { listRows } from "../domain/request_views.ts";
 import { hashSecret, newToken, normaliseAnswer, sha256, verifySecret } from "../domain/secrets.ts";
 import { dictionary, pickLocale, translate } from "../i18n.ts";
 import type { Device } from "../store/devices.ts";

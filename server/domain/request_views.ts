@@ -1,0 +1,131 @@
+import type {
+  ApprovalTeam,
+  ExpenseRequest,
+  ExpenseRow,
+} from "../../client/api/contract/requests.ts";
+import { splitAmount } from "../../client/lib/money.ts";
+import { notFound } from "../errors.ts";
+import type { Deps } from "../env.ts";
+import type { OrgType } from "../store/org.ts";
+import type { RequestRecord } from "../store/requests.ts";
+import type { User } from "../store/users.ts";
+import { requestFlags } from "./request_flags.ts";
+import { policyLevels } from "./workflow.ts";
+
+// How requests are shown: list rows, the detail entity and its approvers (spec §2, §3).
+
+export async function typeOf(deps: Deps, oid: string): Promise<OrgType | null> {
+  return await deps.store.org.get<OrgType>("rtype", oid);
+}
+
+/** A row of the Requests list (spec §2) for its author. */
+export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
+  const f = requestFlags(r, callerOid);
+  return {
+    oid: r.oid,
+    id: r.id,
+    archive: r.archive,
+    purpose: r.purpose,
+    statusCode: r.status,
+    issueDate: new Date(r.issueDate).toISOString(),
+    costCenter: r.costCenter,
+    costCenterOid: r.costCenterOid,
+    GLCode: r.GLCode,
+    GLOid: r.GLOid,
+    projectCode: r.projectCode,
+    projectOid: r.projectOid,
+    typeOid: r.typeOid,
+    amount: r.amount,
+    pricingCurrency: r.currency,
+    canClose: f.canClose,
+    canCancel: f.canCancel,
+    hasCard: r.hasCard,
+    openCard: r.openCard,
+    cardStatusCode: r.cardStatusCode,
+    needsAttention: f.needsAttention,
+    budgetCount: r.budget.length,
+  };
+}
+
+/** The caller's requests, newest first (pwalists). */
+export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
+  const recs = await deps.store.requests.byUser(user.oid);
+  recs.sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id));
+  return recs.map((r) => toRow(r, user.oid));
+}
+
+/** Who approves a request: its current approval's teams and their members (spec §3). */
+export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<ApprovalTeam[]> {
+  let levels: { level: number; teamOids: string[] }[] = [];
+  const a = r.approvalOid ? (await deps.store.approvals.get(r.approvalOid)).value : null;
+  if (a) levels = a.levels;
+  else {
+    const type = await typeOf(deps, r.typeOid);
+    if (type) levels = policyLevels(type, r.amount);
+  }
+  const users = await deps.store.users.all();
+  const out: ApprovalTeam[] = [];
+  for (const l of levels) {
+    for (const teamOid of l.teamOids) {
+      const team = await deps.store.org.team(teamOid);
+      if (!team) continue;
+      out.push({
+        teamOid,
+        teamName: team.teamName,
+        level: l.level,
+        teamUsers: users
+          .filter((u) => u.isApprover && u.teams.includes(teamOid))
+          .map((u) => ({ fname: u.fname, lname: u.lname })),
+      });
+    }
+  }
+  return out;
+}
+
+/** spec §3 subType of a request or approval (empty values if the type was removed). */
+export function subTypeOf(type: OrgType | null) {
+  return {
+    rowId: type?.rowId ?? 0,
+    id: type?.id ?? "",
+    description: type?.description ?? "",
+    minAmount: type?.minAmount ?? 0,
+    maxAmount: type?.maxAmount ?? 0,
+    isRecurring: type?.isRecurring ?? false,
+    requireRejectNote: type?.requireRejectNote ?? false,
+  };
+}
+
+/** The whole request for its detail screen (spec §2 request detail). */
+export async function toEntity(
+  deps: Deps,
+  r: RequestRecord,
+  callerOid: string,
+): Promise<ExpenseRequest> {
+  const type = await typeOf(deps, r.typeOid);
+  const f = requestFlags(r, callerOid);
+  return {
+    ...toRow(r, callerOid),
+    vendor: r.vendor,
+    url: r.url,
+    accountOid: r.accountOid,
+    monetaryAmount: `${r.amount.toFixed(2)} ${r.currency}`,
+    ...splitAmount(r.amount),
+    subType: subTypeOf(type),
+    budget: r.budget,
+    approvals: await approvalTeams(deps, r),
+    canGenerate: f.canGenerate,
+    canEdit: f.canEdit,
+    canSubmit: f.canSubmit,
+    canComment: f.canComment,
+    is3DSecureDefined: false,
+    author: r.authorOid,
+    approverNote: r.approverNote,
+  };
+}
+
+/** The caller's own request, or 404 (no existence leak for other users' oids). */
+export async function ownRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
+  const r = (await deps.store.requests.get(user.oid, oid)).value;
+  if (!r) throw notFound();
+  return r;
+}
