@@ -211,7 +211,7 @@ export function RequestDetailBody() {
           ? (
             <button
               type="button"
-              className="danger"
+              className="danger-button"
               disabled={busy}
               onClick={() => confirmCancel(r.oid)}
             >
