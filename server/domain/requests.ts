@@ -1,13 +1,6 @@
-import type {
-  ApprovalTeam,
-  CreateBody,
-  EditBody,
-  ExpenseRequest,
-  ExpenseRow,
-} from "../../client/api/contract/requests.ts";
+import type { CreateBody, EditBody } from "../../client/api/contract/requests.ts";
 import type { TranslationKey } from "../../client/i18n/locales/en.ts";
 import { budgetTotal, checkPlan, generateBudget } from "../../client/lib/budget.ts";
-import { splitAmount } from "../../client/lib/money.ts";
 import {
   checkCreate,
   checkEdit,

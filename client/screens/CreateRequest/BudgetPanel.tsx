@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { setField } from "../../actions/requests.ts";
+import { setField } from "../../actions/request_form.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { type BudgetPeriod, budgetTotal, checkPlan, generateBudget } from "../../lib/budget.ts";

@@ -7,7 +7,7 @@ import {
   setField,
   setType,
   submitCreate,
-} from "../../actions/requests.ts";
+} from "../../actions/request_form.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney } from "../../lib/money.ts";

@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { patchEdit, saveEdit, setEditCostCenter } from "../../actions/requests.ts";
+import { patchEdit, saveEdit, setEditCostCenter } from "../../actions/request_form.ts";
 import { t } from "../../i18n/index.ts";
 import { editDraft, formError } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { loadTypes } from "../../actions/requests.ts";
+import { loadTypes } from "../../actions/lookups.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { t } from "../../i18n/index.ts";
 import {

@@ -5,9 +5,9 @@ import {
   confirmCancel,
   confirmClose,
   deleteComment,
-  startEdit,
   submitExisting,
 } from "../../actions/requests.ts";
+import { startEdit } from "../../actions/request_form.ts";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";

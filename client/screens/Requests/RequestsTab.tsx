@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { openDetail, startCreate } from "../../actions/requests.ts";
+import { openDetail } from "../../actions/requests.ts";
+import { startCreate } from "../../actions/request_form.ts";
 import { Tabs } from "../../components/Tabs.tsx";
 import { t } from "../../i18n/index.ts";
 import {

@@ -1,0 +1,246 @@
+import type { ExpenseRequest } from "../api/contract/requests.ts";
+import { requests as api } from "../api/contract/requests.ts";
+import { ApiError, call } from "../api/http.ts";
+import { locale, t, type TranslationKey } from "../i18n/index.ts";
+import { budgetTotal, generateBudget } from "../lib/budget.ts";
+import { formatMoney, parseAmount } from "../lib/money.ts";
+import { checkCreate, checkEdit, type Violation } from "../lib/request_rules.ts";
+import {
+  accounts,
+  detail,
+  type Draft,
+  draft,
+  editDraft,
+  emptyDraft,
+  formError,
+  typesByAccount,
+} from "../state/requests.ts";
+import { askConfirm, closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
+import { busy } from "./busy.ts";
+import {
+  codesForCostCenter,
+  loadAccounts,
+  loadCodes,
+  loadCostCenters,
+  loadCurrencies,
+  loadTypes,
+} from "./lookups.ts";
+import { messageOf } from "./messages.ts";
+import { applied, refreshRequests } from "./requests.ts";
+
+// The create and edit request forms (spec §2, §4, §5).
+
+const tv = (v: Violation) => t(v.key as TranslationKey, v.params);
+
+export function currentType() {
+  const d = draft.value;
+  return (typesByAccount.value[d.accountOid ?? ""] ?? []).find((x) => x.oid === d.typeOid) ?? null;
+}
+
+// ---- Create request (spec §2, §4, §5) ----
+
+/** spec §8: missing receipts block a new request (error banner) before the form opens. */
+export async function startCreate(): Promise<void> {
+  try {
+    const r = await call(api.canCreate);
+    if (r.result !== 1) {
+      pushBanner(r.message ?? t("request.cannotRequest"));
+      return;
+    }
+  } catch (err) {
+    // Offline the form still opens on cached lookups; the server checks again on submit.
+    if (err instanceof ApiError) return pushBanner(messageOf(err));
+  }
+  formError.value = null;
+  draft.value = emptyDraft();
+  openSheet({ kind: "create" });
+  await Promise.all([loadAccounts(), loadCurrencies()]);
+  if (!draft.value.accountOid && accounts.value.length) await setAccount(accounts.value[0].oid);
+}
+
+function patch(p: Partial<Draft>): void {
+  draft.value = { ...draft.value, ...p };
+  formError.value = null;
+}
+
+export async function setAccount(oid: string): Promise<void> {
+  const acc = accounts.value.find((a) => a.oid === oid);
+  const d = draft.value;
+  draft.value = {
+    ...emptyDraft(acc?.currency ?? d.currency),
+    accountOid: oid,
+    purpose: d.purpose,
+    vendor: d.vendor,
+    url: d.url,
+    amountText: d.amountText,
+  };
+  formError.value = null;
+  await loadTypes(oid);
+}
+
+/** spec §4: changing type resets cost center, GL code and project. */
+export async function setType(oid: string): Promise<void> {
+  patch({ typeOid: oid, costCenterOid: null, GLOid: null, projectOid: null });
+  const type = currentType();
+  if (type?.isRecurring) patch({ budgetMode: true });
+  else if (type && !type.allowBudget) patch({ budgetMode: false, plan: null });
+  await loadCostCenters(oid);
+}
+
+/** spec §4: changing cost center reloads GL and project lists and resets invalid choices. */
+export async function setCostCenter(oid: string | null): Promise<void> {
+  patch({ costCenterOid: oid });
+  patch(await codesForCostCenter(draft.value.typeOid ?? "", oid, draft.value));
+}
+
+export const setField = patch;
+
+/** The amount the form would send: the budget's total in budget mode (spec §5). */
+export function draftAmount(d: Draft = draft.value): number | null {
+  if (d.budgetMode) return d.plan ? budgetTotal(generateBudget(d.plan)) : null;
+  return d.amountText.trim() ? parseAmount(d.amountText) : null;
+}
+
+/** Submit asks for confirmation (spec §2), then creates and submits (spec §4 submit flow). */
+export function submitCreate(): void {
+  const d = draft.value;
+  const type = currentType();
+  const amount = draftAmount(d);
+  const v = checkCreate({
+    typeOid: d.typeOid,
+    amount,
+    purpose: d.purpose,
+    hasBudget: d.budgetMode && !!d.plan,
+    url: d.url,
+  }, type);
+  if (v) {
+    formError.value = tv(v);
+    return;
+  }
+  askConfirm({
+    message: t("create.confirm"),
+    extra: t("create.confirmExtra", {
+      amount: formatMoney(amount!, d.currency, locale.value),
+      purpose: d.purpose.trim(),
+    }),
+    showNo: true,
+    onYes: () => createAndSubmit(),
+  });
+}
+
+async function createAndSubmit(): Promise<void> {
+  const d = draft.value;
+  await busy(async () => {
+    let created: ExpenseRequest;
+    try {
+      created = (await call(api.create, {
+        body: {
+          expenseRequest: {
+            accountOid: d.accountOid,
+            typeOid: d.typeOid,
+            amount: d.budgetMode ? null : draftAmount(d),
+            pricingCurrency: d.currency,
+            purpose: d.purpose,
+            costCenterOid: d.costCenterOid,
+            GLOid: d.GLOid,
+            projectOid: d.projectOid,
+            vendor: d.vendor,
+            url: d.url,
+            budget: d.budgetMode ? d.plan : null,
+          },
+        },
+      })).expenseRequest;
+    } catch (err) {
+      formError.value = messageOf(err);
+      return;
+    }
+    try {
+      await call(api.submit, { body: { record: created.oid } });
+      showNotice(t("create.done", { id: created.id }));
+    } catch (err) {
+      pushBanner(t("create.notSubmitted", { id: created.id, message: messageOf(err) }));
+    }
+    closeSheet();
+    await refreshRequests();
+  });
+}
+
+/** Re-reads pwalists (the session action owns it). */
+
+// ---- Edit request (spec §2, §4, §5) ----
+
+export async function startEdit(): Promise<void> {
+  const e = detail.value?.entity;
+  if (!e) return;
+  formError.value = null;
+  editDraft.value = {
+    oid: e.oid,
+    typeOid: e.typeOid,
+    purpose: e.purpose,
+    costCenterOid: e.costCenterOid,
+    GLOid: e.GLOid,
+    projectOid: e.projectOid,
+  };
+  openSheet({ kind: "edit" });
+  await loadCostCenters(e.typeOid);
+  if (e.costCenterOid) await loadCodes(e.typeOid, e.costCenterOid);
+}
+
+export async function setEditCostCenter(oid: string | null): Promise<void> {
+  const d = editDraft.value;
+  if (!d) return;
+  patchEdit({ costCenterOid: oid });
+  patchEdit(await codesForCostCenter(d.typeOid, oid, editDraft.value ?? d));
+}
+
+export function patchEdit(p: Partial<NonNullable<typeof editDraft.value>>): void {
+  if (editDraft.value) editDraft.value = { ...editDraft.value, ...p };
+  formError.value = null;
+}
+
+/**
+ * spec §4 submit flow for edits: when the change needs a new approval the person is asked
+ * whether to cancel and recreate it; otherwise the request is modified directly.
+ */
+export async function saveEdit(): Promise<void> {
+  const d = editDraft.value;
+  if (!d) return;
+  const v = checkEdit(d);
+  if (v) {
+    formError.value = tv(v);
+    return;
+  }
+  const body = {
+    oid: d.oid,
+    purpose: d.purpose,
+    costCenterOid: d.costCenterOid,
+    GLOid: d.GLOid,
+    projectOid: d.projectOid,
+  };
+  const save = (reissue: boolean) =>
+    busy(async () => {
+      try {
+        const r = reissue
+          ? await call(api.reissueApproval, { body: { expenseRequest: body } })
+          : await call(api.modify, { body: { record: body } });
+        closeSheet();
+        showNotice(t("edit.saved"));
+        await applied(r.expenseRequest);
+      } catch (err) {
+        formError.value = messageOf(err);
+      }
+    });
+  let sameAP = true;
+  try {
+    sameAP = (await call(api.checkNeedRecreate, { body: { expenseRequest: body } })).sameAP;
+  } catch (err) {
+    formError.value = messageOf(err);
+    return;
+  }
+  if (sameAP) return void (await save(false));
+  askConfirm({
+    message: t("edit.reissueConfirm"),
+    showNo: true,
+    onYes: () => void save(true),
+  });
+}
