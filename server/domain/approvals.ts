@@ -1,5 +1,5 @@
 import type { ApprovalRequest, ApprovalRow } from "../../client/api/contract/approvals.ts";
-import type { Comment } from "../../client/api/contract/requests.ts";
+import type { Comment, EditBody } from "../../client/api/contract/requests.ts";
 import { splitAmount } from "../../client/lib/money.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
 import type { Deps } from "../env.ts";
@@ -10,7 +10,7 @@ import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
 import { newComment, publishAdded, toComment } from "./comments.ts";
 import { subTypeOf } from "./request_views.ts";
-import { decidedRequest, publishDecided } from "./requests.ts";
+import { decidedRequest, modifyRequest, publishDecided } from "./requests.ts";
 
 const RETRIES = 8;
 
@@ -143,6 +143,14 @@ function toRow(
     author: fullName(ctx.users.get(a.authorOid)),
     authorOid: a.authorOid,
     sourceEntityId: r?.id ?? "",
+    sourceEntityOid: a.requestOid,
+    typeOid: a.typeOid,
+    type: type?.description ?? "",
+    costCenterOid: r?.costCenterOid ?? null,
+    GLOid: r?.GLOid ?? null,
+    GLCode: r?.GLCode ?? "",
+    projectOid: r?.projectOid ?? null,
+    projectCode: r?.projectCode ?? "",
     ...f,
   };
 }
@@ -161,8 +169,6 @@ async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context)
     ...toRow(a, r, type, user, ctx),
     ...splitAmount(a.amount),
     approvalAccount: account?.label ?? "",
-    GLCode: r?.GLCode ?? "",
-    projectCode: r?.projectCode ?? "",
     subType: subTypeOf(type),
     pollLevels: a.levels.map((l) => ({
       level: l.level,
@@ -182,6 +188,9 @@ async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context)
     })),
     teamUsers,
     votes: votesOf(a, ctx),
+    hasRejectNote: (await deps.store.comments.bySource(a.oid)).some((c) =>
+      c.authorOid === user.oid
+    ),
   };
   return entity;
 }
@@ -319,6 +328,25 @@ export async function decide(
     return await toEntity(deps, next, user, ctx);
   }
   throw conflict(tr("request.busy"));
+}
+
+/**
+ * spec §2/§4: an approver who can approve, reject or review an open approval may edit its
+ * request (purpose and codes); the approval is cancelled and recreated, votes start again.
+ * Someone who cannot see the approval gets 404, like any record that is not theirs.
+ */
+export async function editAsApprover(deps: Deps, user: User, e: EditBody, authorOid: string) {
+  const tr = await translate(user.locale);
+  const ctx = await context(deps);
+  const req = (await deps.store.requests.get(authorOid, e.oid)).value;
+  const a = req?.approvalOid ? (await deps.store.approvals.get(req.approvalOid)).value : null;
+  if (!a || !canSee(a, user, ctx.teams)) throw notFound();
+  if (a.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
+  const f = approvalFlags(a, user, ctx.teams);
+  if (!(f.canApprove || f.canReject || f.canReview)) {
+    throw forbidden("not_allowed", tr("approval.notAllowed"));
+  }
+  return await modifyRequest(deps, user, e, "reissue", { authorOid, approvalOid: a.oid });
 }
 
 /** spec §7 pwaoverviewteams: visible teams with their members and delegating team. */

@@ -225,13 +225,15 @@ async function mutate(
   change: (r: RequestRecord, flags: RequestFlags, op: Deno.AtomicOperation) =>
     | Promise<RequestRecord>
     | RequestRecord,
+  /** Whose request it is: the caller's own, unless an approver edits it (spec §4). */
+  ownerOid: string = user.oid,
 ): Promise<RequestRecord> {
   const { requests, kv } = deps.store;
   for (let i = 0; i < RETRIES; i++) {
-    const entry = await requests.get(user.oid, oid);
+    const entry = await requests.get(ownerOid, oid);
     if (!entry.value) throw notFound();
     const op = kv.atomic().check(entry);
-    const next = await change(entry.value, requestFlags(entry.value, user.oid), op);
+    const next = await change(entry.value, requestFlags(entry.value, ownerOid), op);
     next.updatedAt = deps.now();
     if ((await requests.put(op, next).commit()).ok) return next;
   }
@@ -282,14 +284,14 @@ export async function submitRequest(deps: Deps, user: User, oid: string): Promis
     approval = await openApproval(deps, tr, r, op);
     return { ...r, status: "requested", approvalOid: approval.oid };
   });
-  await publishOpened(deps, user, rec, approval!);
+  await publishOpened(deps, rec, approval!);
   return rec;
 }
 
-async function publishOpened(deps: Deps, user: User, r: RequestRecord, a: ApprovalRecord) {
+async function publishOpened(deps: Deps, r: RequestRecord, a: ApprovalRecord) {
   await deps.events.publish({
     type: "request.submitted",
-    userOid: user.oid,
+    userOid: r.authorOid,
     requestOid: r.oid,
     approvalOid: a.oid,
   });
@@ -333,6 +335,12 @@ export async function modifyRequest(
   user: User,
   e: EditBody,
   mode: "modify" | "reissue",
+  /**
+   * An approver's edit of someone else's request (spec §4 'cancel and recreate the
+   * approval?'): allowed only while that approval is the request's open one, which the same
+   * atomic operation cancels and recreates. The caller has checked the approver's flags.
+   */
+  asApprover?: { authorOid: string; approvalOid: string },
 ): Promise<RequestRecord> {
   const tr = await translate(user.locale);
   let opened: ApprovalRecord | null = null;
@@ -341,6 +349,15 @@ export async function modifyRequest(
     if (!f.canEdit) throw notAllowed(tr);
     const edit = await checkedEdit(deps, tr, r, e);
     const next: RequestRecord = { ...r, ...edit };
+    if (asApprover) {
+      if (r.status !== "requested" || r.approvalOid !== asApprover.approvalOid) {
+        throw forbidden("decided", tr("approval.decided"));
+      }
+      cancelled = await cancelApproval(deps, r, op);
+      if (!cancelled) throw forbidden("decided", tr("approval.decided"));
+      opened = await openApproval(deps, tr, next, op);
+      return { ...next, approvalOid: opened.oid, approverNote: null };
+    }
     if (mode === "modify" || r.status === "new") {
       if (needsNewApproval(r, edit)) {
         throw new HttpError(409, "reissue_required", tr("request.reissueRequired"));
@@ -351,7 +368,7 @@ export async function modifyRequest(
     cancelled = await cancelApproval(deps, r, op);
     opened = await openApproval(deps, tr, next, op);
     return { ...next, status: "requested", approvalOid: opened.oid, approverNote: null };
-  });
+  }, asApprover?.authorOid);
   if (cancelled) {
     await deps.events.publish({
       type: "approval.cancelled",
@@ -361,11 +378,11 @@ export async function modifyRequest(
   }
   await deps.events.publish({
     type: "request.modified",
-    userOid: user.oid,
+    userOid: rec.authorOid,
     requestOid: rec.oid,
     reissued: opened !== null,
   });
-  if (opened) await publishOpened(deps, user, rec, opened);
+  if (opened) await publishOpened(deps, rec, opened);
   return rec;
 }
 

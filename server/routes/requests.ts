@@ -12,6 +12,7 @@ import type {
   OrgType,
 } from "../store/org.ts";
 import { addComment, deleteComment, listComments } from "../domain/comments.ts";
+import { editAsApprover } from "../domain/approvals.ts";
 import {
   cancelRequest,
   checkNeedRecreate,
@@ -137,9 +138,15 @@ export function requestRoutes(): Hono<AppEnv> {
   }));
 
   route(app, requests.reissueApproval, async ({ c, body, auth }) => {
+    const { deps } = c.var;
+    const e = body.expenseRequest;
+    // The author reissues their own request; an approver edits one they may decide on.
+    const owner = await deps.store.requests.owner(e.oid);
     return await one(
       c,
-      await modifyRequest(c.var.deps, auth!.user, body.expenseRequest, "reissue"),
+      owner && owner !== auth!.user.oid
+        ? await editAsApprover(deps, auth!.user, e, owner)
+        : await modifyRequest(deps, auth!.user, e, "reissue"),
     );
   });
 

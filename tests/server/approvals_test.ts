@@ -224,6 +224,14 @@ Deno.test(
       author: "Emma Laurent",
       authorOid: emp.oid,
       sourceEntityId: x.id,
+      sourceEntityOid: x.oid,
+      typeOid: "type-travel",
+      type: "Travel",
+      costCenterOid: "cc-sales",
+      GLOid: "gl-travel",
+      GLCode: "Travel and accommodation",
+      projectOid: "prj-crm",
+      projectCode: "CRM rollout",
       canApprove: true,
       canReject: true,
       canReview: false,
@@ -255,8 +263,6 @@ Deno.test(
       fullamount: "300",
       fractionamount: "00",
       approvalAccount: "Operating account (EUR)",
-      GLCode: "Travel and accommodation",
-      projectCode: "CRM rollout",
       subType: {
         rowId: 1,
         id: "TRAVEL",
@@ -269,6 +275,7 @@ Deno.test(
       teamUsers: {},
       pollLevels: [],
       votes: [],
+      hasRejectNote: false,
     });
     assert.deepEqual(d.pollLevels, [
       {
@@ -1111,5 +1118,125 @@ Deno.test(
     assert.equal(d.statusCode, "new");
     assert.deepEqual(d.votes, []);
     assert.deepEqual(await approvalComments(api, fin.h, oid), []);
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// An approver edits the request: the approval is cancelled and recreated (spec §2, §4)
+
+const EDIT_IT = {
+  purpose: "Train to Lyon (IT conference)",
+  costCenterOid: "cc-it",
+  GLOid: "gl-hardware",
+  projectOid: "prj-cloud",
+};
+
+Deno.test(
+  "[approvals] an approver's edit (pwareissueapproval) cancels the approval and opens a new one",
+  withApp(async (api) => {
+    const { emp, fin, mgr } = await everyone(api);
+    const { request: x, oid } = await submitted(api, emp.h);
+    await decided(approve(api, fin.h, oid));
+    const events: string[] = [];
+    api.deps.events.subscribe((e) => void events.push(e.type));
+
+    // manager@ may approve level 2, so may edit; the votes so far are dropped.
+    const r = await postE(api, mgr.h, "pwareissueapproval", {
+      expenseRequest: { oid: x.oid, ...EDIT_IT },
+    });
+    assertOk(r);
+    const after = r.json.expenseRequest as ExpenseRequest;
+    assert.equal(after.statusCode, "requested");
+    assert.equal(after.costCenter, "IT");
+    assert.equal(after.purpose, EDIT_IT.purpose);
+    const aps = await api.deps.store.approvals.byRequest(x.oid);
+    assert.deepEqual(aps.map((a) => [a.id, a.statusCode]).sort(), [
+      ["AP000001.1", "cancelled"],
+      ["AP000001.2", "new"],
+    ]);
+    const fresh = aps.find((a) => a.statusCode === "new")!;
+    assert.deepEqual(fresh.votes, []);
+    assert.deepEqual(fresh.levels.map((l) => l.statusCode), ["open", "pending"]);
+    assert.deepEqual(events.sort(), [
+      "approval.cancelled",
+      "approval.opened",
+      "request.modified",
+      "request.submitted",
+    ]);
+    // The author's request points at the new approval; Finance decides again.
+    const own = await entity(api, emp.h, x.oid);
+    assert.equal(own.costCenterOid, "cc-it");
+    assert.equal(own.GLOid, "gl-hardware");
+    const row = await rowOf(api, fin.h, fresh.oid);
+    assert.ok(row);
+    assert.equal(row.canApprove, true);
+    assert.equal(row.costCenterOid, "cc-it");
+    assert.equal(row.purpose, EDIT_IT.purpose);
+    assert.equal((await rowOf(api, fin.h, oid))?.statusCode, "cancelled");
+    // The old approval cannot be decided any more.
+    assertError(await approve(api, mgr.h, oid), 403, "decided", MSG.decided);
+  }),
+);
+
+Deno.test(
+  "[approvals] an approver's edit: §5 rules, outsiders 404, decided 403, nothing half-written",
+  withApp(async (api) => {
+    const { emp, fin, mgr, dir } = await everyone(api);
+    // ≤ 250: Finance only; Management members cannot see it at all.
+    const small = await submitted(api, emp.h, { amount: 120 });
+    const before = await api.deps.store.approvals.byRequest(small.request.oid);
+    for (const who of [mgr, dir]) {
+      const r = await postE(api, who.h, "pwareissueapproval", {
+        expenseRequest: { oid: small.request.oid, ...EDIT_IT },
+      });
+      assertError(r, 404, "not_found");
+    }
+    // Edit rules apply: project, GL and cost center must be set; a GL of another cost center.
+    const noProject = await postE(api, fin.h, "pwareissueapproval", {
+      expenseRequest: { oid: small.request.oid, ...EDIT_IT, projectOid: null },
+    });
+    assertError(noProject, 422, undefined, "Project, GL code and cost center must be set");
+    const wrongGl = await postE(api, fin.h, "pwareissueapproval", {
+      expenseRequest: { oid: small.request.oid, ...EDIT_IT, GLOid: "gl-advertising" },
+    });
+    assertError(wrongGl, 422);
+    assert.deepEqual(await api.deps.store.approvals.byRequest(small.request.oid), before);
+    assert.equal((await entity(api, emp.h, small.request.oid)).costCenterOid, "cc-sales");
+    // After the outcome nobody edits through the approval any more.
+    await decided(approve(api, fin.h, small.oid));
+    const late = await postE(api, fin.h, "pwareissueapproval", {
+      expenseRequest: { oid: small.request.oid, ...EDIT_IT },
+    });
+    assertError(late, 403, "decided", MSG.decided);
+    assert.equal((await entity(api, emp.h, small.request.oid)).statusCode, "accepted");
+    // Approvers still cannot use the author's other edit calls.
+    const big = await submitted(api, emp.h);
+    for (const path of ["pwamodify", "pwacheckneedrecreate"]) {
+      const body = path === "pwamodify"
+        ? { record: { oid: big.request.oid, ...EDIT_IT } }
+        : { expenseRequest: { oid: big.request.oid, ...EDIT_IT } };
+      assertError(await postE(api, fin.h, path, body), 404, "not_found");
+    }
+  }),
+);
+
+Deno.test(
+  "[approvals] hasRejectNote says whether the caller has commented on the approval",
+  withApp(async (api) => {
+    const { emp, fin, mgr } = await everyone(api);
+    const { oid } = await submitted(api, emp.h, EQUIPMENT);
+    assert.equal((await details(api, fin.h, oid)).hasRejectNote, false);
+    assertOk(await postA(api, mgr.h, "pwacomments", { oid, comment: "Which model?" }));
+    assert.equal((await details(api, fin.h, oid)).hasRejectNote, false);
+    assert.equal((await details(api, mgr.h, oid)).hasRejectNote, true);
+    assertOk(await postA(api, fin.h, "pwacomments", { oid, comment: "Too expensive" }));
+    assert.equal((await details(api, fin.h, oid)).hasRejectNote, true);
+    const out = await decided(reject(api, fin.h, oid));
+    assert.equal(out.statusCode, "rejected");
+    assert.equal(
+      (await entity(api, emp.h, (await details(api, fin.h, oid)).sourceEntityOid))
+        .approverNote,
+      "Too expensive",
+    );
   }),
 );

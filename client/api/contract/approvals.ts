@@ -53,7 +53,17 @@ export const ApprovalRow = z.object({
   /** The requestor's full name. */
   author: z.string(),
   authorOid: z.string(),
+  /** The expense request's id and oid. */
   sourceEntityId: z.string(),
+  sourceEntityOid: z.string(),
+  /** The request type (its oid and description), for the filter panel and the edit form. */
+  typeOid: z.string(),
+  type: z.string(),
+  costCenterOid: z.nullable(z.string()),
+  GLOid: z.nullable(z.string()),
+  GLCode: z.string(),
+  projectOid: z.nullable(z.string()),
+  projectCode: z.string(),
   canApprove: z.boolean(),
   canReject: z.boolean(),
   canReview: z.boolean(),
@@ -67,13 +77,13 @@ export const ApprovalRequest = z.extend(ApprovalRow, {
   fullamount: z.string(),
   fractionamount: z.string(),
   approvalAccount: z.string(),
-  GLCode: z.string(),
-  projectCode: z.string(),
   subType: SubType,
   pollLevels: z.array(PollLevel),
   /** Members of each team of the poll levels, keyed by team oid. */
   teamUsers: z.record(z.string(), z.array(Person)),
   votes: z.array(Vote),
+  /** The caller has commented on it: a rejection of a reject-note type may proceed (spec §4). */
+  hasRejectNote: z.boolean(),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 
