@@ -171,6 +171,7 @@ async function wipeAndRestart(message: string): Promise<void> {
   await ensureDeviceId();
   profile.value = null;
   resetRequests();
+  void import("./approvals.ts").then((m) => m.resetApprovals());
   pinLength.value = 6;
   phase.value = "activate";
   fail(message);
@@ -179,8 +180,14 @@ async function wipeAndRestart(message: string): Promise<void> {
 /** Unlocked: load the lists (cache first), check the registration, refresh the translation. */
 export async function enterMain(): Promise<void> {
   phase.value = "main";
+  // Approval mode is in the main screen's chunk, fetched while the PIN was typed.
+  const approvals = await import("./approvals.ts");
+  approvals.restoreMode();
+  // spec §2/§4: the automatic mode switch once both lists are in.
+  const lists = Promise.allSettled([refreshLists(), approvals.refreshApprovals()])
+    .then(approvals.applyAutoMode);
   await Promise.allSettled([
-    refreshLists(),
+    lists,
     loadTranslation(),
     loadSupportUrl(),
     checkRegistered(),
@@ -240,6 +247,7 @@ export function logout(): void {
   lock();
   profile.value = null;
   resetRequests();
+  void import("./approvals.ts").then((m) => m.resetApprovals());
   panel.value = null;
   padMessage.value = null;
   phase.value = storedPinLength() ? "unlock" : "activate";

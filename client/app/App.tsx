@@ -3,12 +3,12 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
 import { Notice } from "../components/Notice.tsx";
+import { ProgressOverlay } from "../components/ProgressOverlay.tsx";
 import { t } from "../i18n/index.ts";
 import { phase } from "../state/session.ts";
 import { ActivationScreen } from "../screens/Activation/ActivationScreen.tsx";
 import { DefinePinScreen } from "../screens/DefinePin/DefinePinScreen.tsx";
 import { LostActivationPanel } from "../screens/LostActivation/LostActivationPanel.tsx";
-import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
 import { OptionsPanel } from "../screens/Options/OptionsPanel.tsx";
 import { UnlockScreen } from "../screens/Unlock/UnlockScreen.tsx";
 
@@ -35,11 +35,11 @@ export function App() {
           </Suspense>
         )
         : null}
-      {p === "main" ? <MainMenuPanel /> : null}
       <LostActivationPanel />
       <OptionsPanel />
       <ConfirmPanel />
       <Notice />
+      <ProgressOverlay />
     </div>
   );
 }

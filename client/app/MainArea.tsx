@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
+import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
 import { SheetHost } from "./SheetHost.tsx";
 
 /**
@@ -12,6 +13,7 @@ export default function MainArea() {
     <>
       <MainScreen />
       <SheetHost />
+      <MainMenuPanel />
     </>
   );
 }

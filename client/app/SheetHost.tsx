@@ -4,6 +4,12 @@ import { SelectList } from "../components/SelectList.tsx";
 import { SidePanel } from "../components/SidePanel.tsx";
 import { t } from "../i18n/index.ts";
 import { detail } from "../state/requests.ts";
+import { approvalDetail } from "../state/approvals.ts";
+import {
+  ApprovalDetailBody,
+  RejectNoteBody,
+} from "../screens/ApprovalDetail/ApprovalDetailPanel.tsx";
+import { InstallBody } from "../screens/Approvals/AppModeHint.tsx";
 import { closeSheet, type SheetEntry, sheets } from "../state/ui.ts";
 import { BudgetBody } from "../screens/CreateRequest/BudgetPanel.tsx";
 import { CreateRequestBody } from "../screens/CreateRequest/CreateRequestPanel.tsx";
@@ -19,6 +25,14 @@ function titleOf(e: SheetEntry): string {
       const id = d?.entity?.id ?? d?.row?.id ?? "";
       return t("detail.title", { id });
     }
+    case "approval": {
+      const d = approvalDetail.value;
+      return t("approval.title", { id: d?.entity?.id ?? d?.row?.id ?? "" });
+    }
+    case "rejectNote":
+      return t("approval.rejectNoteTitle");
+    case "install":
+      return t("install.title");
     case "create":
       return t("create.title");
     case "edit":
@@ -40,6 +54,12 @@ function Body(props: { entry: SheetEntry }) {
   switch (s.kind) {
     case "detail":
       return <RequestDetailBody />;
+    case "approval":
+      return <ApprovalDetailBody />;
+    case "rejectNote":
+      return <RejectNoteBody />;
+    case "install":
+      return <InstallBody />;
     case "create":
       return <CreateRequestBody />;
     case "edit":

@@ -27,25 +27,43 @@ export function subFilterOf(s: StatusCode): SubFilter {
 export const requestRows = signal<ExpenseRow[]>([]);
 export const subFilter = signal<SubFilter>("pending");
 
-/** spec §2 filter panel: type, cost center, GL code, project code (empty = no filter). */
+/**
+ * spec §2 filter panel: type, cost center, GL code, project code, and author (approval mode
+ * only). Empty = no filter.
+ */
 export interface Filters {
   types: string[];
   costCenters: string[];
   ledgers: string[];
   projects: string[];
+  authors: string[];
 }
-export const NO_FILTERS: Filters = { types: [], costCenters: [], ledgers: [], projects: [] };
+export const NO_FILTERS: Filters = {
+  types: [],
+  costCenters: [],
+  ledgers: [],
+  projects: [],
+  authors: [],
+};
 export const filters = signal<Filters>(NO_FILTERS);
-export const filtersActive = computed(() => {
-  const f = filters.value;
-  return f.types.length + f.costCenters.length + f.ledgers.length + f.projects.length > 0;
-});
+export const anyFilter = (f: Filters) =>
+  f.types.length + f.costCenters.length + f.ledgers.length + f.projects.length +
+      f.authors.length > 0;
+export const filtersActive = computed(() => anyFilter(filters.value));
 
-function matches(r: ExpenseRow, f: Filters): boolean {
-  const has = (list: string[], v: string | null) =>
-    !list.length || (v !== null && list.includes(v));
+/** What the filters look at, in a request row and in an approval row alike. */
+export interface Filterable {
+  typeOid: string;
+  costCenterOid: string | null;
+  GLOid: string | null;
+  projectOid: string | null;
+  authorOid?: string;
+}
+export function matches(r: Filterable, f: Filters): boolean {
+  const has = (list: string[], v: string | null | undefined) =>
+    !list.length || (v != null && list.includes(v));
   return has(f.types, r.typeOid) && has(f.costCenters, r.costCenterOid) &&
-    has(f.ledgers, r.GLOid) && has(f.projects, r.projectOid);
+    has(f.ledgers, r.GLOid) && has(f.projects, r.projectOid) && has(f.authors, r.authorOid);
 }
 
 /** Rows of the active sub-filter that pass the filters. */
@@ -116,5 +134,7 @@ export interface EditDraft {
   GLOid: string | null;
   projectOid: string | null;
   typeOid: string;
+  /** Set when an approver edits through an approval request (spec §4: it is recreated). */
+  approvalOid?: string;
 }
 export const editDraft = signal<EditDraft | null>(null);

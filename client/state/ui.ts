@@ -25,6 +25,12 @@ export function showNotice(message: string, ms = 4000): void {
   noticeTimer = setTimeout(() => (notice.value = null), ms);
 }
 
+/**
+ * A blocking action under way (a decision: spec "no optimistic success"): its text is shown
+ * over the screen until the server answers.
+ */
+export const progress = signal<string | null>(null);
+
 /** Which side panel is open; one at a time, like the original app. */
 export type PanelName = "options" | "menu" | "lost" | null;
 export const panel = signal<PanelName>(null);
@@ -50,6 +56,9 @@ export function askConfirm(req: ConfirmRequest): void {
  */
 export type Sheet =
   | { kind: "detail"; oid: string }
+  | { kind: "approval"; oid: string }
+  | { kind: "rejectNote" }
+  | { kind: "install" }
   | { kind: "create" }
   | { kind: "edit" }
   | { kind: "filter" }

@@ -6,6 +6,7 @@ import * as esbuild from "esbuild";
 import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
+import { benchDecisions } from "./decisions.ts";
 import { seedRequests } from "./seed.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
@@ -217,3 +218,7 @@ const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(", ");
     api.close();
   }
 }
+
+// Issue 4: approve latency and decisions per second on one approval request,
+// against a bare Deno.Kv checked atomic write (same process, same run). See decisions.ts.
+await benchDecisions(line);

@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { patchEdit, saveEdit, setEditCostCenter } from "../../actions/request_form.ts";
+import { saveApprovalEdit } from "../../actions/approvals.ts";
 import { t } from "../../i18n/index.ts";
 import { editDraft, formError } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
@@ -16,7 +17,9 @@ export function EditRequestBody() {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        saveEdit();
+        // An approver's edit recreates the approval (spec §4); the author's may not need to.
+        if (d.approvalOid) void saveApprovalEdit();
+        else void saveEdit();
       }}
     >
       <CodeFields

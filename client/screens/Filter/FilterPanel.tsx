@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { loadTypes } from "../../actions/lookups.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { t } from "../../i18n/index.ts";
+import { approvalFilters, approvalRows, mode } from "../../state/approvals.ts";
 import {
   type Filters,
   filters,
@@ -20,42 +21,55 @@ function distinct(pairs: [string | null, string][]): SelectOption[] {
     .sort((a, b) => a.label.localeCompare(b.label));
 }
 
-/** Opens the filter panel with the type labels loaded. */
+/** Opens the filter panel (of the current mode) with the type labels loaded. */
 export function openFilter(): void {
   openSheet({ kind: "filter" });
-  if (!typesByAccount.value[""]) void loadTypes("");
+  if (mode.value === "request" && !typesByAccount.value[""]) void loadTypes("");
+}
+
+/** The filterable values of the current mode's rows, as [value, label] pairs per filter. */
+function sources(): Record<keyof Filters, [string | null, string][]> {
+  if (mode.value === "approval") {
+    const rows = approvalRows.value;
+    return {
+      types: rows.map((r) => [r.typeOid, r.type]),
+      costCenters: rows.map((r) => [r.costCenterOid, r.costCenter]),
+      ledgers: rows.map((r) => [r.GLOid, r.GLCode]),
+      projects: rows.map((r) => [r.projectOid, r.projectCode]),
+      authors: rows.map((r) => [r.authorOid, r.author]),
+    };
+  }
+  const rows = requestRows.value;
+  const typeLabel = new Map((typesByAccount.value[""] ?? []).map((x) => [x.oid, x.description]));
+  return {
+    types: rows.map((r) => [r.typeOid, typeLabel.get(r.typeOid) ?? r.typeOid]),
+    costCenters: rows.map((r) => [r.costCenterOid, r.costCenter]),
+    ledgers: rows.map((r) => [r.GLOid, r.GLCode]),
+    projects: rows.map((r) => [r.projectOid, r.projectCode]),
+    authors: [],
+  };
 }
 
 /**
- * spec §2 filter panel: type, cost center, GL code, project code; each sub-list has search,
+ * spec §2 filter panel: type, cost center, GL code, project code, and author in approval
+ * mode; each sub-list has search,
  * select all and OK; clear filters and apply.
  */
 export function FilterBody(props: { onDone: () => void }) {
   useSignals();
-  const [f, setF] = useState<Filters>(filters.value);
-  const rows = requestRows.value;
-  const typeLabel = new Map((typesByAccount.value[""] ?? []).map((x) => [x.oid, x.description]));
+  // The panel filters the list of the mode it was opened in.
+  const [target] = useState(() => mode.value === "approval" ? approvalFilters : filters);
+  const [f, setF] = useState<Filters>(target.value);
+  const src = sources();
   const lists: { key: keyof Filters; label: string; options: SelectOption[] }[] = [
-    {
-      key: "types",
-      label: t("filter.type"),
-      options: distinct(rows.map((r) => [r.typeOid, typeLabel.get(r.typeOid) ?? r.typeOid])),
-    },
-    {
-      key: "costCenters",
-      label: t("filter.costCenter"),
-      options: distinct(rows.map((r) => [r.costCenterOid, r.costCenter])),
-    },
-    {
-      key: "ledgers",
-      label: t("filter.ledger"),
-      options: distinct(rows.map((r) => [r.GLOid, r.GLCode])),
-    },
-    {
-      key: "projects",
-      label: t("filter.project"),
-      options: distinct(rows.map((r) => [r.projectOid, r.projectCode])),
-    },
+    { key: "types", label: t("filter.type"), options: distinct(src.types) },
+    { key: "costCenters", label: t("filter.costCenter"), options: distinct(src.costCenters) },
+    { key: "ledgers", label: t("filter.ledger"), options: distinct(src.ledgers) },
+    { key: "projects", label: t("filter.project"), options: distinct(src.projects) },
+    // spec §2: author in approval mode only.
+    ...(target === approvalFilters
+      ? [{ key: "authors" as const, label: t("filter.author"), options: distinct(src.authors) }]
+      : []),
   ];
   return (
     <div className="form filter-form">
@@ -85,7 +99,7 @@ export function FilterBody(props: { onDone: () => void }) {
           className="secondary"
           onClick={() => {
             setF(NO_FILTERS);
-            filters.value = NO_FILTERS;
+            target.value = NO_FILTERS;
             props.onDone();
           }}
         >
@@ -95,7 +109,7 @@ export function FilterBody(props: { onDone: () => void }) {
           type="button"
           className="primary"
           onClick={() => {
-            filters.value = f;
+            target.value = f;
             props.onDone();
           }}
         >

@@ -1,31 +1,42 @@
 import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { refreshLists } from "../../actions/session.ts";
+import { refreshAll } from "../../actions/approvals.ts";
 import { Tabs } from "../../components/Tabs.tsx";
 import { t } from "../../i18n/index.ts";
 import { attentionCount, profile, supportUrl, working } from "../../state/session.ts";
 import { panel } from "../../state/ui.ts";
 import { filtersActive } from "../../state/requests.ts";
+import { approvalFiltersActive, mode, toDecideCount } from "../../state/approvals.ts";
+import { ApprovalsTab } from "../Approvals/ApprovalsTab.tsx";
 import { openFilter } from "../Filter/FilterPanel.tsx";
 import { RequestsTab } from "../Requests/RequestsTab.tsx";
 
-export type MainTab = "requests" | "wallet" | "transactions" | "support";
+export type MainTab = "requests" | "wallet" | "transactions" | "approvals" | "support";
 export const activeTab = signal<MainTab>("requests");
 
 /**
- * spec §2 main list in request mode: tabs Requests, Wallet, Transactions (+ Support when a
- * support url exists), header buttons refresh and filter, the attention badge.
+ * spec §2 main list with tabs: Requests, Wallet, Transactions in request mode, Approvals in
+ * approval mode (+ Support when a support url exists); header buttons refresh and filter;
+ * the badges count what needs the person.
  */
 export function MainScreen() {
   useSignals();
   const p = profile.value;
-  const tabs = [
-    { key: "requests" as const, label: t("main.requests"), badge: attentionCount.value },
-    { key: "wallet" as const, label: t("main.wallet") },
-    { key: "transactions" as const, label: t("main.transactions") },
+  const approvalMode = mode.value === "approval";
+  const tabs: { key: MainTab; label: string; badge?: number }[] = [
+    ...(approvalMode
+      ? [{ key: "approvals" as const, label: t("main.approvals"), badge: toDecideCount.value }]
+      : [
+        { key: "requests" as const, label: t("main.requests"), badge: attentionCount.value },
+        { key: "wallet" as const, label: t("main.wallet") },
+        { key: "transactions" as const, label: t("main.transactions") },
+      ]),
     ...(supportUrl.value ? [{ key: "support" as const, label: t("main.support") }] : []),
   ];
-  const tab = activeTab.value;
+  // A mode switch shows the first tab of the new mode.
+  const tab = tabs.some((x) => x.key === activeTab.value) ? activeTab.value : tabs[0].key;
+  const filterable = tab === "requests" || tab === "approvals";
+  const filtered = tab === "approvals" ? approvalFiltersActive.value : filtersActive.value;
   return (
     <main className="main-screen">
       <header className="app-header">
@@ -37,22 +48,25 @@ export function MainScreen() {
         >
           ☰
         </button>
-        <h1>{p ? t("main.hello", { name: p.fname }) : t("app.name")}</h1>
+        <h1>
+          {p ? t("main.hello", { name: p.fname }) : t("app.name")}
+          {approvalMode ? <small className="mode-chip">{t("mode.approval")}</small> : null}
+        </h1>
         <button
           type="button"
           className="icon-button"
           aria-label={t("main.refresh")}
           disabled={working.value}
-          onClick={() => refreshLists({ networkFirst: true })}
+          onClick={refreshAll}
         >
           ⟳
         </button>
         <button
           type="button"
-          className={`icon-button${filtersActive.value ? " active" : ""}`}
+          className={`icon-button${filtered ? " active" : ""}`}
           aria-label={t("main.filter")}
-          aria-pressed={filtersActive.value}
-          disabled={tab !== "requests"}
+          aria-pressed={filtered}
+          disabled={!filterable}
           onClick={openFilter}
         >
           <svg width="22" height="22" viewBox="0 0 24 24" aria-hidden="true">
@@ -72,6 +86,7 @@ export function MainScreen() {
         aria-label={tabs.find((x) => x.key === tab)?.label}
       >
         {tab === "requests" ? <RequestsTab /> : null}
+        {tab === "approvals" ? <ApprovalsTab /> : null}
         {tab === "wallet" ? <p className="empty">{t("main.noCards")}</p> : null}
         {tab === "transactions" ? <p className="empty">{t("main.noTransactions")}</p> : null}
         {tab === "support"

@@ -3,10 +3,15 @@ import { logout } from "../../actions/session.ts";
 import { SidePanel } from "../../components/SidePanel.tsx";
 import { t } from "../../i18n/index.ts";
 import { displayName, supportUrl } from "../../state/session.ts";
-import { optionsFromHome, panel } from "../../state/ui.ts";
+import { closeAllSheets, optionsFromHome, panel } from "../../state/ui.ts";
+import { setMode } from "../../actions/approvals.ts";
+import { approvalRows, mode } from "../../state/approvals.ts";
 import { activeTab } from "../Main/MainScreen.tsx";
 
-/** spec §2 main menu (mode switch and 3-D Secure settings arrive with their issues). */
+/**
+ * spec §2 main menu: the mode switch (offered only when approval requests exist, spec §6),
+ * support, options, logout. 3-D Secure settings arrive with the cards issue.
+ */
 export function MainMenuPanel() {
   useSignals();
   return (
@@ -17,6 +22,23 @@ export function MainMenuPanel() {
     >
       <p className="menu-user">{displayName.value}</p>
       <ul className="menu-list">
+        {approvalRows.value.length || mode.value === "approval"
+          ? (
+            <li>
+              <button
+                type="button"
+                className="menu-item"
+                onClick={() => {
+                  setMode(mode.value === "approval" ? "request" : "approval");
+                  closeAllSheets();
+                  panel.value = null;
+                }}
+              >
+                {mode.value === "approval" ? t("mode.toRequest") : t("mode.toApproval")}
+              </button>
+            </li>
+          )
+          : null}
         {supportUrl.value
           ? (
             <li>

@@ -1,0 +1,347 @@
+import { type ApprovalRequest, approvals as api } from "../api/contract/approvals.ts";
+import { requests as requestsApi } from "../api/contract/requests.ts";
+import { ApiError, call } from "../api/http.ts";
+import { t, type TranslationKey } from "../i18n/index.ts";
+import { isAppMode, type Mode, modeAfterLoad, THEME_COLOR } from "../lib/mode.ts";
+import { checkEdit } from "../lib/request_rules.ts";
+import {
+  approvalDetail,
+  approvalFilters,
+  approvalRows,
+  approvalsLoaded,
+  mode,
+  toDecideCount,
+} from "../state/approvals.ts";
+import { editDraft, formError, NO_FILTERS, requestRows } from "../state/requests.ts";
+import { attentionCount, profile } from "../state/session.ts";
+import {
+  askConfirm,
+  closeAllSheets,
+  closeSheet,
+  openSheet,
+  progress,
+  pushBanner,
+  showNotice,
+} from "../state/ui.ts";
+import { busy } from "./busy.ts";
+import { cacheFirst } from "./cache.ts";
+import { loadCodes, loadCostCenters, lookup } from "./lookups.ts";
+import { messageOf } from "./messages.ts";
+import { refreshLists } from "./session.ts";
+
+// Approval mode (spec §2, §4, §6): the Approvals list and detail, decisions, the reject-note
+// flow and the approver's edit. Same pattern as every screen: api + QCDB → signal models.
+
+const MODE_KEY = "qc_mode";
+const HINT_KEY = "qc_hint_hidden";
+
+/** spec §7 pwalistrequests, cache first (QCDB 'approvals' store, encrypted). */
+export async function refreshApprovals(opts: { networkFirst?: boolean } = {}): Promise<void> {
+  try {
+    await cacheFirst({
+      store: "approvals",
+      key: "pwalistrequests",
+      schema: api.list.response,
+      networkFirst: opts.networkFirst,
+      fetch: () => call(api.list),
+      show: (d) => {
+        approvalRows.value = d.approvallist;
+        approvalsLoaded.value = true;
+      },
+    });
+  } catch (err) {
+    pushBanner(messageOf(err));
+  }
+  if (mode.value === "approval" && approvalsLoaded.value && !approvalRows.value.length) {
+    setMode("request");
+  }
+}
+
+/** The header's refresh: the lists of both modes, from the network. */
+export async function refreshAll(): Promise<void> {
+  await Promise.all([
+    refreshLists({ networkFirst: true }),
+    refreshApprovals({ networkFirst: true }),
+  ]);
+}
+
+// ---- Mode (spec §2 main menu mode switch, §4 automatic switch, §9 theme colour) ----
+
+/** Shows a mode: its tabs, its theme colour (header and browser chrome). */
+export function setMode(m: Mode, remember = true): void {
+  mode.value = m;
+  if (remember) {
+    try {
+      localStorage.setItem(MODE_KEY, m);
+    } catch { /* private mode: not remembered */ }
+  }
+  if (typeof document === "undefined") return;
+  document.documentElement.dataset.mode = m;
+  document.querySelector('meta[name="theme-color"]')?.setAttribute("content", THEME_COLOR[m]);
+}
+
+/** The mode of the last session, shown until the first load decides (spec §4). */
+export function restoreMode(): void {
+  let m: Mode = "request";
+  try {
+    if (localStorage.getItem(MODE_KEY) === "approval") m = "approval";
+  } catch { /* ignore */ }
+  setMode(m, false);
+}
+
+/** spec §2/§4: once both lists are loaded after unlock, the automatic switch applies. */
+export function applyAutoMode(): void {
+  const next = modeAfterLoad(mode.value, {
+    hasApprovals: approvalRows.value.length > 0,
+    approvalsToDecide: toDecideCount.value,
+    requestsNeedingAttention: attentionCount.value,
+    canRequest: profile.value?.canRequest ?? true,
+    hasRequests: requestRows.value.length > 0,
+  });
+  if (next !== mode.value) setMode(next, false);
+}
+
+/** Forgets this session's approval data (logout, wipe). */
+export function resetApprovals(): void {
+  approvalRows.value = [];
+  approvalsLoaded.value = false;
+  approvalDetail.value = null;
+  approvalFilters.value = NO_FILTERS;
+  setMode("request", false);
+}
+
+// ---- The app-mode hint (spec §2: in a browser, with iOS add-to-home-screen instructions) ----
+
+export function hintWanted(): boolean {
+  if (typeof window === "undefined" || isAppMode(window)) return false;
+  try {
+    return localStorage.getItem(HINT_KEY) !== "1";
+  } catch {
+    return true;
+  }
+}
+
+export function hideHint(): void {
+  try {
+    localStorage.setItem(HINT_KEY, "1");
+  } catch { /* ignore */ }
+}
+
+// ---- Approval detail (spec §2) ----
+
+function setDetail(oid: string, p: Partial<NonNullable<typeof approvalDetail.value>>): void {
+  if (approvalDetail.value?.oid === oid) approvalDetail.value = { ...approvalDetail.value, ...p };
+}
+
+export async function openApproval(oid: string): Promise<void> {
+  approvalDetail.value = {
+    oid,
+    row: approvalRows.value.find((r) => r.oid === oid) ?? null,
+    entity: null,
+    comments: [],
+  };
+  openSheet({ kind: "approval", oid });
+  await Promise.all([loadApproval(oid), loadComments(oid)]);
+}
+
+async function loadApproval(oid: string, networkFirst = false): Promise<void> {
+  try {
+    await cacheFirst({
+      store: "approvals",
+      key: `approval:${oid}`,
+      schema: api.details.response,
+      networkFirst,
+      fetch: () => call(api.details, { query: { record: oid } }),
+      show: (d) => d.approvalentity[0] && setDetail(oid, { entity: d.approvalentity[0] }),
+    });
+  } catch (err) {
+    pushBanner(messageOf(err));
+  }
+}
+
+async function loadComments(oid: string): Promise<void> {
+  await lookup(
+    "approvals",
+    `comments:${oid}`,
+    api.comments.response,
+    () => call(api.comments, { query: { foreignentityoid: oid } }),
+    (d) => setDetail(oid, { comments: d.comments }),
+  );
+}
+
+/** spec §7 pwacomments. False when it did not land (the banner says why). */
+async function postComment(oid: string, text: string): Promise<boolean> {
+  try {
+    await call(api.addComment, { body: { oid, comment: text.trim() } });
+    return true;
+  } catch (err) {
+    pushBanner(messageOf(err));
+    return false;
+  }
+}
+
+export async function addApprovalComment(text: string): Promise<boolean> {
+  const d = approvalDetail.value;
+  if (!d || !text.trim()) return false;
+  const ok = await busy(() => postComment(d.oid, text));
+  if (ok) await Promise.all([loadComments(d.oid), loadApproval(d.oid, true)]);
+  return ok === true;
+}
+
+// ---- Decisions (spec §4): only in status new, with the flags; blocking, never optimistic ----
+
+type Decision = "approve" | "reject";
+
+/** The entity the buttons were shown for, if it still allows the decision. */
+function decidable(decision: Decision): ApprovalRequest | null {
+  const e = approvalDetail.value?.entity;
+  if (!e || e.statusCode !== "new") return null;
+  return (decision === "approve" ? e.canApprove : e.canReject) ? e : null;
+}
+
+/** Approve or reject, after a confirmation; a reject-note type asks for the note first. */
+export function confirmDecision(decision: Decision): void {
+  const e = decidable(decision);
+  if (!e) return;
+  if (decision === "reject" && e.subType.requireRejectNote && !e.hasRejectNote) {
+    openSheet({ kind: "rejectNote" });
+    return;
+  }
+  askConfirm({
+    message: t(decision === "approve" ? "approval.approveConfirm" : "approval.rejectConfirm", {
+      id: e.id,
+    }),
+    extra: t("approval.decisionExtra", { description: e.description }),
+    showNo: true,
+    onYes: () => void busy(() => decide(e, decision)),
+  });
+}
+
+/** spec §4 reject-note flow: the comment is added first, then the rejection proceeds. */
+export async function rejectWithNote(note: string): Promise<boolean> {
+  const e = decidable("reject");
+  if (!e || !note.trim()) return false;
+  const done = await busy(async () => {
+    progress.value = t("approval.rejecting");
+    try {
+      if (!(await postComment(e.oid, note))) return false;
+      void loadComments(e.oid);
+      closeSheet();
+      return await decide(e, "reject");
+    } finally {
+      progress.value = null;
+    }
+  });
+  return done === true;
+}
+
+/**
+ * One decision, shown only once the server has answered. A refusal or a failure leaves the
+ * approval as it was (it is re-read) and says why in an error banner.
+ */
+async function decide(e: ApprovalRequest, decision: Decision): Promise<boolean> {
+  progress.value = t(decision === "approve" ? "approval.approving" : "approval.rejecting");
+  try {
+    const r = await call(decision === "approve" ? api.approve : api.reject, {
+      body: { oid: e.oid, archive: e.archive, isDelegated: e.isDelegated },
+    });
+    const next = r.approvalentity[0];
+    if (next) {
+      setDetail(e.oid, { entity: next });
+      approvalRows.value = approvalRows.value.map((x) =>
+        x.oid === next.oid ? { ...x, ...rowOf(next) } : x
+      );
+    }
+    showNotice(
+      t(decision === "approve" ? "approval.approvedNotice" : "approval.rejectedNotice", {
+        id: e.id,
+      }),
+    );
+    await refreshApprovals({ networkFirst: true });
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "reject_note_required") {
+      openSheet({ kind: "rejectNote" });
+    } else pushBanner(messageOf(err));
+    await loadApproval(e.oid, true);
+    return false;
+  } finally {
+    progress.value = null;
+  }
+}
+
+const rowOf = (e: ApprovalRequest) => ({
+  statusCode: e.statusCode,
+  canApprove: e.canApprove,
+  canReject: e.canReject,
+  canReview: e.canReview,
+  isDelegated: e.isDelegated,
+});
+
+// ---- The approver's edit (spec §2 edit button, §4 'cancel and recreate the approval?') ----
+
+export function confirmApprovalEdit(): void {
+  const e = approvalDetail.value?.entity;
+  if (!e || e.statusCode !== "new" || !(e.canApprove || e.canReject || e.canReview)) return;
+  askConfirm({
+    message: t("approval.editConfirm"),
+    extra: t("approval.editExtra"),
+    showNo: true,
+    onYes: () => startApprovalEdit(e),
+  });
+}
+
+async function startApprovalEdit(e: ApprovalRequest): Promise<void> {
+  formError.value = null;
+  editDraft.value = {
+    oid: e.sourceEntityOid,
+    typeOid: e.typeOid,
+    purpose: e.purpose,
+    costCenterOid: e.costCenterOid,
+    GLOid: e.GLOid,
+    projectOid: e.projectOid,
+    approvalOid: e.oid,
+  };
+  openSheet({ kind: "edit" });
+  await loadCostCenters(e.typeOid);
+  if (e.costCenterOid) await loadCodes(e.typeOid, e.costCenterOid);
+}
+
+/** Saves the approver's edit: the request changes and its approval is recreated. */
+export async function saveApprovalEdit(): Promise<void> {
+  const d = editDraft.value;
+  if (!d?.approvalOid) return;
+  const v = checkEdit(d);
+  if (v) {
+    formError.value = t(v.key as TranslationKey, v.params);
+    return;
+  }
+  await busy(async () => {
+    try {
+      await call(requestsApi.reissueApproval, {
+        body: {
+          expenseRequest: {
+            oid: d.oid,
+            purpose: d.purpose,
+            costCenterOid: d.costCenterOid,
+            GLOid: d.GLOid,
+            projectOid: d.projectOid,
+          },
+        },
+      });
+    } catch (err) {
+      formError.value = messageOf(err);
+      return;
+    }
+    editDraft.value = null;
+    await refreshApprovals({ networkFirst: true });
+    const fresh = approvalRows.value.find((r) =>
+      r.sourceEntityOid === d.oid && r.statusCode === "new"
+    );
+    closeAllSheets();
+    if (fresh) {
+      showNotice(t("approval.recreated", { id: fresh.id }));
+      void openApproval(fresh.oid);
+    }
+  });
+}

@@ -1,0 +1,336 @@
+import { useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import {
+  addApprovalComment,
+  confirmApprovalEdit,
+  confirmDecision,
+  rejectWithNote,
+} from "../../actions/approvals.ts";
+import { type ApprovalRequest, approvals as api } from "../../api/contract/approvals.ts";
+import { call } from "../../api/http.ts";
+import { locale, t } from "../../i18n/index.ts";
+import { shortDate, shortDateTime } from "../../lib/dates.ts";
+import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { approvalDetail } from "../../state/approvals.ts";
+import { working } from "../../state/session.ts";
+import { approvalStatusLabel } from "../Approvals/ApprovalRow.tsx";
+
+function Field(props: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="kv">
+      <dt>{props.label}</dt>
+      <dd>{props.children || "–"}</dd>
+    </div>
+  );
+}
+
+type Person = { fname: string; lname: string };
+const names = (xs: Person[] | undefined) =>
+  xs?.length ? xs.map((u) => `${u.fname} ${u.lname}`).join(", ") : t("approval.noMembers");
+const when = (iso: string) => shortDateTime(Date.parse(iso));
+
+/** spec §2 approvers list: by team, with the team's members. */
+function Approvers(props: { e: ApprovalRequest }) {
+  const seen = new Set<string>();
+  const teams = props.e.pollLevels.flatMap((l) => l.pollTeams).filter((x) =>
+    !seen.has(x.teamOid) && seen.add(x.teamOid)
+  );
+  return (
+    <section aria-label={t("approval.approvers")}>
+      <h3>{t("approval.approvers")}</h3>
+      <ul className="approvers">
+        {teams.map((x) => (
+          <li key={x.teamOid}>
+            <strong>{x.teamName}</strong>
+            <span>{names(props.e.teamUsers[x.teamOid])}</span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+/** spec §2 poll levels: rank, action description, teams, users, delegation team, vote date. */
+function PollLevels(props: { e: ApprovalRequest }) {
+  const loc = locale.value;
+  return (
+    <section aria-label={t("approval.pollLevels")}>
+      <h3>{t("approval.pollLevels")}</h3>
+      <ol className="poll-levels">
+        {props.e.pollLevels.map((l) => {
+          const votes = props.e.votes.filter((v) => v.level === l.level);
+          return (
+            <li key={l.level} className={`poll-level level-${l.statusCode}`}>
+              <div className="level-head">
+                <strong>{t("approval.level", { level: l.level })}: {l.actionDescription}</strong>
+                <span className={`status level-status-${l.statusCode}`}>
+                  {t(`approval.levelStatus.${l.statusCode}`)}
+                </span>
+              </div>
+              <p className="muted">{t("approval.quota", { count: l.quota })}</p>
+              {l.pollTeams.map((pt) => (
+                <div key={pt.teamOid} className="poll-team">
+                  <strong>{pt.teamName}</strong>
+                  <span>{names(props.e.teamUsers[pt.teamOid])}</span>
+                  {pt.delegatingTeamName
+                    ? <span>{t("approval.delegation", { team: pt.delegatingTeamName })}</span>
+                    : null}
+                  <span className="muted">
+                    {pt.createdate
+                      ? t("approval.openedOn", { date: shortDate(pt.createdate, loc) })
+                      : t("approval.notOpened")}
+                  </span>
+                </div>
+              ))}
+              {votes.map((v, i) => (
+                <p key={i} className="level-vote">
+                  <VoteIcon status={v.statusCode} /> {v.userFullName} ·{" "}
+                  <time>{when(v.createdate)}</time>
+                </p>
+              ))}
+            </li>
+          );
+        })}
+      </ol>
+    </section>
+  );
+}
+
+function VoteIcon(props: { status: "approved" | "rejected" | "reviewed" }) {
+  const icon = props.status === "approved" ? "✓" : props.status === "rejected" ? "✗" : "•";
+  return (
+    <span
+      className={`vote-icon vote-${props.status}`}
+      role="img"
+      aria-label={t(`approval.vote.${props.status}`)}
+    >
+      {icon}
+    </span>
+  );
+}
+
+/** spec §2 votes list: user full name, approved or rejected icon, date. */
+function Votes(props: { e: ApprovalRequest }) {
+  return (
+    <section aria-label={t("approval.votes")}>
+      <h3>{t("approval.votes")}</h3>
+      {props.e.votes.length
+        ? (
+          <ul className="votes">
+            {props.e.votes.map((v, i) => (
+              <li key={i}>
+                <VoteIcon status={v.statusCode} />
+                <span className="vote-name">
+                  {v.userFullName}
+                  {v.isDelegated ? <small>({t("approval.delegated")})</small> : null}
+                </span>
+                <time>{when(v.createdate)}</time>
+              </li>
+            ))}
+          </ul>
+        )
+        : <p className="empty">{t("approval.noVotes")}</p>}
+    </section>
+  );
+}
+
+type Team = {
+  teamOid: string;
+  teamName: string;
+  delegatingTeamName: string | null;
+  teamUsers: Person[];
+};
+
+/** spec §2 teams (pwaoverviewteams), read when opened. */
+function Teams() {
+  const [teams, setTeams] = useState<Team[] | null>(null);
+  const [failed, setFailed] = useState(false);
+  return (
+    <details
+      className="teams"
+      onToggle={(e) => {
+        if (!(e.target as HTMLDetailsElement).open || teams) return;
+        call(api.overviewTeams).then((r) => setTeams(r.teamlist), () => setFailed(true));
+      }}
+    >
+      <summary>{t("approval.showTeams")}</summary>
+      {failed ? <p className="empty">{t("common.networkError")}</p> : null}
+      {teams
+        ? (
+          <ul className="approvers" aria-label={t("approval.teams")}>
+            {teams.map((x) => (
+              <li key={x.teamOid}>
+                <strong>{x.teamName}</strong>
+                <span>{names(x.teamUsers)}</span>
+                {x.delegatingTeamName
+                  ? <span>{t("approval.delegation", { team: x.delegatingTeamName })}</span>
+                  : null}
+              </li>
+            ))}
+          </ul>
+        )
+        : !failed
+        ? <p className="loading" role="status">{t("app.loading")}</p>
+        : null}
+    </details>
+  );
+}
+
+/**
+ * spec §2 approval detail: status, amount, approvers, votes, comments, related entity, type,
+ * author, approval account, issue date, description, GL code, project code, poll levels,
+ * teams. Accept and reject only when new and the flags allow; edit when the person can
+ * approve, reject or review.
+ */
+export function ApprovalDetailBody() {
+  useSignals();
+  const d = approvalDetail.value;
+  const [text, setText] = useState("");
+  if (!d) return null;
+  const e = d.entity;
+  const r = e ?? d.row;
+  if (!r) return <p className="loading" role="status">{t("app.loading")}</p>;
+  const loc = locale.value;
+  const busy = working.value;
+  const isNew = r.statusCode === "new";
+  return (
+    <div className="request-detail approval-detail">
+      <div className="detail-head">
+        <span className={`status status-${r.statusCode}`} role="status">
+          {approvalStatusLabel(r.statusCode)}
+        </span>
+        <span className={`detail-amount${isLargeAmount(r.amount) ? " large-amount" : ""}`}>
+          {formatMoney(r.amount, r.pricingCurrency, loc)}
+        </span>
+      </div>
+      <dl className="kvs">
+        <Field label={t("approval.description")}>{r.description}</Field>
+        <Field label={t("approval.relatedEntity")}>{r.sourceEntityId}</Field>
+        <Field label={t("approval.type")}>{e?.subType.description ?? r.type}</Field>
+        <Field label={t("approval.author")}>{r.author}</Field>
+        {e ? <Field label={t("approval.account")}>{e.approvalAccount}</Field> : null}
+        <Field label={t("approval.issueDate")}>{shortDate(r.issueDate, loc)}</Field>
+        <Field label={t("approval.purpose")}>{r.purpose}</Field>
+        <Field label={t("approval.costCenter")}>{r.costCenter}</Field>
+        <Field label={t("approval.ledger")}>{r.GLCode}</Field>
+        <Field label={t("approval.project")}>{r.projectCode}</Field>
+      </dl>
+
+      {e ? <Approvers e={e} /> : null}
+      {e ? <Votes e={e} /> : null}
+      {e ? <PollLevels e={e} /> : null}
+      {e ? <Teams /> : null}
+
+      <section aria-label={t("approval.comments")}>
+        <h3>{t("approval.comments")}</h3>
+        {d.comments.length
+          ? (
+            <ul className="comments">
+              {d.comments.map((c) => (
+                <li key={c.oid} className="comment">
+                  <div className="comment-head">
+                    <strong>{c.comment.fName} {c.comment.lName}</strong>
+                    <time>{when(c.createdate)}</time>
+                  </div>
+                  <p>{c.comment.text}</p>
+                </li>
+              ))}
+            </ul>
+          )
+          : <p className="empty">{t("detail.noComments")}</p>}
+        {e && isNew
+          ? (
+            <form
+              className="comment-box"
+              onSubmit={async (ev) => {
+                ev.preventDefault();
+                if (await addApprovalComment(text)) setText("");
+              }}
+            >
+              <textarea
+                aria-label={t("detail.newComment")}
+                placeholder={t("detail.newComment")}
+                maxLength={1000}
+                value={text}
+                onInput={(ev) => setText((ev.target as HTMLTextAreaElement).value)}
+              />
+              <button type="submit" className="secondary" disabled={busy || !text.trim()}>
+                {t("detail.send")}
+              </button>
+            </form>
+          )
+          : null}
+      </section>
+
+      {e && isNew && (e.canApprove || e.canReject || e.canReview)
+        ? (
+          <div className="detail-actions sticky-action decision-bar">
+            <button
+              type="button"
+              className="secondary"
+              disabled={busy}
+              onClick={confirmApprovalEdit}
+            >
+              {t("approval.edit")}
+            </button>
+            {e.canReject
+              ? (
+                <button
+                  type="button"
+                  className="danger-button"
+                  disabled={busy}
+                  onClick={() => confirmDecision("reject")}
+                >
+                  {t("approval.reject")}
+                </button>
+              )
+              : null}
+            {e.canApprove
+              ? (
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={busy}
+                  onClick={() => confirmDecision("approve")}
+                >
+                  {t("approval.approve")}
+                </button>
+              )
+              : null}
+          </div>
+        )
+        : null}
+    </div>
+  );
+}
+
+/** spec §4 reject-note flow: the comment first, then the rejection proceeds. */
+export function RejectNoteBody() {
+  useSignals();
+  const [note, setNote] = useState("");
+  const busy = working.value;
+  return (
+    <form
+      className="form"
+      onSubmit={(ev) => {
+        ev.preventDefault();
+        void rejectWithNote(note);
+      }}
+    >
+      <p>{t("approval.rejectNoteHelp")}</p>
+      <textarea
+        aria-label={t("approval.rejectNoteTitle")}
+        maxLength={1000}
+        value={note}
+        onInput={(ev) => setNote((ev.target as HTMLTextAreaElement).value)}
+      />
+      <button
+        type="submit"
+        className="danger-button wide sticky-action"
+        disabled={busy || !note.trim()}
+      >
+        {t("approval.rejectNoteSend")}
+      </button>
+    </form>
+  );
+}

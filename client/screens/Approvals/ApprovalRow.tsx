@@ -1,0 +1,48 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import type { ApprovalRow as Row } from "../../api/contract/approvals.ts";
+import { locale, t } from "../../i18n/index.ts";
+import { shortDate } from "../../lib/dates.ts";
+import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { isDimmed, toDecide } from "../../state/approvals.ts";
+
+export const approvalStatusLabel = (s: Row["statusCode"]) => t(`approvalStatus.${s}`);
+
+/**
+ * spec §2 approval row: issue date, author, cost center, purpose and amount. Dimmed when it
+ * is new and the person can neither approve, reject nor review it.
+ */
+export function ApprovalRow(props: { row: Row; onOpen: (oid: string) => void }) {
+  useSignals();
+  const r = props.row;
+  const loc = locale.value;
+  const large = isLargeAmount(r.amount);
+  const dimmed = isDimmed(r);
+  return (
+    <li>
+      <button
+        type="button"
+        className={`request-row approval-row${dimmed ? " dimmed" : ""}${
+          toDecide(r) ? " to-decide" : ""
+        }`}
+        onClick={() => props.onOpen(r.oid)}
+      >
+        <span className="row-top">
+          <span className="row-date">{shortDate(r.issueDate, loc)}</span>
+          <span className="row-cc">{r.author} · {r.costCenter}</span>
+          <span className={`status status-${r.statusCode}`}>
+            {approvalStatusLabel(r.statusCode)}
+          </span>
+        </span>
+        <span className="row-bottom">
+          <span className="row-purpose">{r.type}: {r.purpose}</span>
+          <span className={`amount${large ? " large-amount" : ""}`}>
+            {formatMoney(r.amount, r.pricingCurrency, loc)}
+            {large ? <span className="sr-only">{` (${t("requests.largeAmount")})`}</span> : null}
+          </span>
+        </span>
+        {dimmed ? <span className="sr-only">{` (${t("approvals.noAction")})`}</span> : null}
+        {toDecide(r) ? <span className="sr-only">{` (${t("approvals.toDecide")})`}</span> : null}
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,63 @@
+import { computed, signal } from "@preact/signals-react";
+import type { ApprovalRequest, ApprovalRow, ApprovalStatus } from "../api/contract/approvals.ts";
+import type { Comment } from "../api/contract/requests.ts";
+import type { Mode } from "../lib/mode.ts";
+import { anyFilter, type Filters, matches, NO_FILTERS } from "./requests.ts";
+
+/** spec §2 main screen mode; approval mode is offered only when approvals exist (§6). */
+export const mode = signal<Mode>("request");
+
+/** spec §2 Approvals sub-filters: new-pending (default), approved, rejected, cancelled. */
+export type ApprovalSubFilter = "pending" | "approved" | "rejected" | "cancelled";
+export const APPROVAL_SUB_FILTERS: readonly ApprovalSubFilter[] = [
+  "pending",
+  "approved",
+  "rejected",
+  "cancelled",
+];
+export const approvalSubFilterOf = (s: ApprovalStatus): ApprovalSubFilter =>
+  s === "new" ? "pending" : s;
+
+/** The approval requests of the person's teams, as pwalistrequests last gave them. */
+export const approvalRows = signal<ApprovalRow[]>([]);
+/** True once approvals were read (cache or network) in this session. */
+export const approvalsLoaded = signal(false);
+export const approvalSubFilter = signal<ApprovalSubFilter>("pending");
+export const approvalFilters = signal<Filters>(NO_FILTERS);
+export const approvalFiltersActive = computed(() => anyFilter(approvalFilters.value));
+
+/** spec §2: a row is dimmed when it is new and the user can neither approve, reject nor review. */
+export const isDimmed = (r: ApprovalRow) =>
+  r.statusCode === "new" && !r.canApprove && !r.canReject && !r.canReview;
+/** Waiting for this person's decision. */
+export const toDecide = (r: ApprovalRow) => r.statusCode === "new" && (r.canApprove || r.canReject);
+
+export const visibleApprovals = computed(() => {
+  const sf = approvalSubFilter.value;
+  const f = approvalFilters.value;
+  return approvalRows.value.filter((r) =>
+    approvalSubFilterOf(r.statusCode) === sf && matches(r, f)
+  );
+});
+export const approvalCounts = computed(() => {
+  const out: Record<ApprovalSubFilter, number> = {
+    pending: 0,
+    approved: 0,
+    rejected: 0,
+    cancelled: 0,
+  };
+  for (const r of approvalRows.value) out[approvalSubFilterOf(r.statusCode)]++;
+  return out;
+});
+/** The Approvals tab's badge: approvals waiting for this person's decision. */
+export const toDecideCount = computed(() => approvalRows.value.filter(toDecide).length);
+
+/** The approval shown in the detail panel: its row at once, the whole entity when it arrives. */
+export const approvalDetail = signal<
+  {
+    oid: string;
+    row: ApprovalRow | null;
+    entity: ApprovalRequest | null;
+    comments: Comment[];
+  } | null
+>(null);

@@ -1,0 +1,97 @@
+/**
+ * Helpers for the main screen's stacked side panels (shared by the browser tests). Controls
+ * are found in the top open panel: the panels beneath have fields of the same names.
+ */
+import type { ElementHandle, Page } from "puppeteer-core";
+import { click, waitText } from "./harness.ts";
+
+export const opts = { sanitizeOps: false, sanitizeResources: false };
+
+/** Waits until every side panel has slid away (spec §9: 300 ms). */
+export async function panelsClosed(page: Page, count = 0): Promise<void> {
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(".side-panel").length === n,
+    {},
+    count,
+  );
+}
+
+/** Fills a field of the top panel (the ones beneath may have fields of the same name). */
+export async function fill(page: Page, name: string, value: string): Promise<void> {
+  const el = await named(page, name);
+  await el.evaluate((e) => ((e as HTMLInputElement).value = ""));
+  await el.type(value);
+}
+
+/** Opens a field selector by its label and picks an option by its label. */
+export async function pick(page: Page, field: string, option: string): Promise<void> {
+  const before = await page.$$eval(".side-panel", (l) => l.length);
+  await tap(page, field);
+  await page.waitForFunction(
+    (n) => document.querySelectorAll(".side-panel.open").length > n,
+    {},
+    before,
+  );
+  await inTopPanel(page, option);
+  await panelsClosed(page, before);
+}
+
+/** Waits until no panel is sliding (its transform is back to none). */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() =>
+    [...document.querySelectorAll(".side-panel")].every((e) => {
+      const m = getComputedStyle(e).transform;
+      return e.classList.contains("open") && (m === "none" || m === "matrix(1, 0, 0, 1, 0, 0)");
+    })
+  );
+}
+
+/**
+ * The control named `name` in the top panel: a button or link by its aria-label or text, a
+ * field by its label (or aria-label). Searched in the DOM: Chromium's accessibility tree
+ * lags behind a panel that has just closed over another (aria-modal).
+ */
+export async function named(page: Page, name: string) {
+  await settled(page);
+  const handle = await page.waitForFunction(
+    (n) => {
+      const panels = document.querySelectorAll(".side-panel.open");
+      const root = panels[panels.length - 1];
+      if (!root) return null;
+      const label = [...root.querySelectorAll("label")].find((l) =>
+        (l.querySelector("span")?.textContent ?? l.textContent)?.trim() === n
+      );
+      const field = label?.querySelector("input, textarea");
+      if (field) return field;
+      return [...root.querySelectorAll("button, a, input, textarea, [role=option]")].find((e) =>
+        (e.getAttribute("aria-label") ?? (e as HTMLElement).innerText?.trim()) === n
+      ) ?? null;
+    },
+    {},
+    name,
+  );
+  return handle.asElement() as ElementHandle<Element>;
+}
+
+/** Taps a control of the top panel by its accessible name. */
+export async function inTopPanel(page: Page, name: string): Promise<void> {
+  await (await named(page, name)).click();
+}
+
+/**
+ * Taps a control by its accessible name in the top panel, or on the main screen when no
+ * panel is open: the panels beneath have labels of the same name at other places.
+ */
+export async function tap(page: Page, name: string): Promise<void> {
+  if ((await page.$$(".side-panel.open")).length) await inTopPanel(page, name);
+  else await click(page, name);
+}
+
+export async function confirmYes(page: Page, message: string): Promise<void> {
+  await waitText(page, message);
+  await page.locator(".confirm ::-p-aria(Yes)").click();
+}
+
+export async function rowTexts(page: Page): Promise<string[]> {
+  return await page.$$eval(".request-row", (l) => l.map((e) => (e as HTMLElement).innerText));
+}
