@@ -27,6 +27,7 @@ import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
 import { loadCodes, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
+import { editBody } from "./request_form.ts";
 import { refreshLists } from "./session.ts";
 
 // Approval mode (spec §2, §4, §6): the Approvals list and detail, decisions, the reject-note
@@ -318,17 +319,7 @@ export async function saveApprovalEdit(): Promise<void> {
   }
   await busy(async () => {
     try {
-      await call(requestsApi.reissueApproval, {
-        body: {
-          expenseRequest: {
-            oid: d.oid,
-            purpose: d.purpose,
-            costCenterOid: d.costCenterOid,
-            GLOid: d.GLOid,
-            projectOid: d.projectOid,
-          },
-        },
-      });
+      await call(requestsApi.reissueApproval, { body: { expenseRequest: editBody(d) } });
     } catch (err) {
       formError.value = messageOf(err);
       return;

@@ -10,6 +10,7 @@ import {
   detail,
   type Draft,
   draft,
+  type EditDraft,
   editDraft,
   emptyDraft,
   formError,
@@ -198,6 +199,17 @@ export function patchEdit(p: Partial<NonNullable<typeof editDraft.value>>): void
   formError.value = null;
 }
 
+/** What an edit sends (spec §2 edit request: purpose, cost center, GL code, project code). */
+export function editBody(d: EditDraft) {
+  return {
+    oid: d.oid,
+    purpose: d.purpose,
+    costCenterOid: d.costCenterOid,
+    GLOid: d.GLOid,
+    projectOid: d.projectOid,
+  };
+}
+
 /**
  * spec §4 submit flow for edits: when the change needs a new approval the person is asked
  * whether to cancel and recreate it; otherwise the request is modified directly.
@@ -210,13 +222,7 @@ export async function saveEdit(): Promise<void> {
     formError.value = tv(v);
     return;
   }
-  const body = {
-    oid: d.oid,
-    purpose: d.purpose,
-    costCenterOid: d.costCenterOid,
-    GLOid: d.GLOid,
-    projectOid: d.projectOid,
-  };
+  const body = editBody(d);
   const save = (reissue: boolean) =>
     busy(async () => {
       try {

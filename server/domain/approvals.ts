@@ -281,9 +281,10 @@ export async function decide(
     if (!(decision === "approved" ? f.canApprove : f.canReject)) {
       throw forbidden("not_allowed", tr("approval.notAllowed"));
     }
-    const mine = (await deps.store.comments.bySource(a.oid)).filter((c) =>
-      c.authorOid === user.oid
-    );
+    // The caller's comments matter only to a rejection (the reject note).
+    const mine = decision === "rejected"
+      ? (await deps.store.comments.bySource(a.oid)).filter((c) => c.authorOid === user.oid)
+      : [];
     if (decision === "rejected") {
       const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
       // spec §4/§6: some types need a reject note: a comment first, then the rejection.

@@ -266,7 +266,6 @@ export const en = {
   "approval.delegated": "through delegation",
   "approval.teams": "Teams",
   "approval.showTeams": "Show all teams",
-  "approval.comments": "Comments",
   "approval.approve": "Approve",
   "approval.reject": "Reject",
   "approval.edit": "Edit",

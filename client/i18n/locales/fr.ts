@@ -275,7 +275,6 @@ export const fr: Dictionary = {
   "approval.delegated": "par délégation",
   "approval.teams": "Équipes",
   "approval.showTeams": "Afficher toutes les équipes",
-  "approval.comments": "Commentaires",
   "approval.approve": "Approuver",
   "approval.reject": "Refuser",
   "approval.edit": "Modifier",

@@ -8,6 +8,7 @@ import {
 } from "../../actions/approvals.ts";
 import { type ApprovalRequest, approvals as api } from "../../api/contract/approvals.ts";
 import { call } from "../../api/http.ts";
+import { Comments } from "../../components/Comments.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
@@ -185,7 +186,6 @@ function Teams() {
 export function ApprovalDetailBody() {
   useSignals();
   const d = approvalDetail.value;
-  const [text, setText] = useState("");
   if (!d) return null;
   const e = d.entity;
   const r = e ?? d.row;
@@ -221,46 +221,7 @@ export function ApprovalDetailBody() {
       {e ? <PollLevels e={e} /> : null}
       {e ? <Teams /> : null}
 
-      <section aria-label={t("approval.comments")}>
-        <h3>{t("approval.comments")}</h3>
-        {d.comments.length
-          ? (
-            <ul className="comments">
-              {d.comments.map((c) => (
-                <li key={c.oid} className="comment">
-                  <div className="comment-head">
-                    <strong>{c.comment.fName} {c.comment.lName}</strong>
-                    <time>{when(c.createdate)}</time>
-                  </div>
-                  <p>{c.comment.text}</p>
-                </li>
-              ))}
-            </ul>
-          )
-          : <p className="empty">{t("detail.noComments")}</p>}
-        {e && isNew
-          ? (
-            <form
-              className="comment-box"
-              onSubmit={async (ev) => {
-                ev.preventDefault();
-                if (await addApprovalComment(text)) setText("");
-              }}
-            >
-              <textarea
-                aria-label={t("detail.newComment")}
-                placeholder={t("detail.newComment")}
-                maxLength={1000}
-                value={text}
-                onInput={(ev) => setText((ev.target as HTMLTextAreaElement).value)}
-              />
-              <button type="submit" className="secondary" disabled={busy || !text.trim()}>
-                {t("detail.send")}
-              </button>
-            </form>
-          )
-          : null}
-      </section>
+      <Comments comments={d.comments} onAdd={e && isNew ? addApprovalComment : undefined} />
 
       {e && isNew && (e.canApprove || e.canReject || e.canReview)
         ? (

@@ -1,7 +1,7 @@
-import { useEffect, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { openApproval } from "../../actions/approvals.ts";
 import { Tabs } from "../../components/Tabs.tsx";
+import { useProgressive } from "../../components/useProgressive.ts";
 import { t } from "../../i18n/index.ts";
 import {
   APPROVAL_SUB_FILTERS,
@@ -12,11 +12,8 @@ import {
   approvalSubFilter,
   visibleApprovals,
 } from "../../state/approvals.ts";
-import { FIRST_ROWS } from "../Requests/RequestsTab.tsx";
 import { AppModeHint } from "./AppModeHint.tsx";
 import { ApprovalRow } from "./ApprovalRow.tsx";
-
-const MORE_ROWS = 200;
 
 /** spec §2 Approvals: sub-filters new-pending (default), approved, rejected, cancelled. */
 export function ApprovalsTab() {
@@ -25,18 +22,7 @@ export function ApprovalsTab() {
   const counts = approvalCounts.value;
   const sf = approvalSubFilter.value;
   const f = approvalFilters.value;
-  const [limit, setLimit] = useState(FIRST_ROWS);
-  const sentinel = useRef<HTMLLIElement>(null);
-  useEffect(() => setLimit(FIRST_ROWS), [sf, f]);
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setLimit((n) => n + MORE_ROWS);
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [limit, rows.length]);
+  const { limit, sentinel } = useProgressive(rows.length, [sf, f]);
   return (
     <div className="requests-tab approvals-tab">
       <AppModeHint />

@@ -24,53 +24,44 @@ export function MainMenuPanel() {
       <ul className="menu-list">
         {approvalRows.value.length || mode.value === "approval"
           ? (
-            <li>
-              <button
-                type="button"
-                className="menu-item"
-                onClick={() => {
-                  setMode(mode.value === "approval" ? "request" : "approval");
-                  closeAllSheets();
-                  panel.value = null;
-                }}
-              >
-                {mode.value === "approval" ? t("mode.toRequest") : t("mode.toApproval")}
-              </button>
-            </li>
+            <MenuItem
+              label={mode.value === "approval" ? t("mode.toRequest") : t("mode.toApproval")}
+              onClick={() => {
+                setMode(mode.value === "approval" ? "request" : "approval");
+                closeAllSheets();
+                panel.value = null;
+              }}
+            />
           )
           : null}
         {supportUrl.value
           ? (
-            <li>
-              <button
-                type="button"
-                className="menu-item"
-                onClick={() => {
-                  activeTab.value = "support";
-                  panel.value = null;
-                }}
-              >
-                {t("menu.support")}
-              </button>
-            </li>
+            <MenuItem
+              label={t("menu.support")}
+              onClick={() => {
+                activeTab.value = "support";
+                panel.value = null;
+              }}
+            />
           )
           : null}
-        <li>
-          <button
-            type="button"
-            className="menu-item"
-            onClick={() => {
-              optionsFromHome.value = false;
-              panel.value = "options";
-            }}
-          >
-            {t("menu.options")}
-          </button>
-        </li>
-        <li>
-          <button type="button" className="menu-item" onClick={logout}>{t("menu.logout")}</button>
-        </li>
+        <MenuItem
+          label={t("menu.options")}
+          onClick={() => {
+            optionsFromHome.value = false;
+            panel.value = "options";
+          }}
+        />
+        <MenuItem label={t("menu.logout")} onClick={logout} />
       </ul>
     </SidePanel>
+  );
+}
+
+function MenuItem(props: { label: string; onClick: () => void }) {
+  return (
+    <li>
+      <button type="button" className="menu-item" onClick={props.onClick}>{props.label}</button>
+    </li>
   );
 }

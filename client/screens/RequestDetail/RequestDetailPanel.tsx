@@ -1,4 +1,3 @@
-import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import {
   addComment,
@@ -9,7 +8,8 @@ import {
 } from "../../actions/requests.ts";
 import { startEdit } from "../../actions/request_form.ts";
 import { locale, t } from "../../i18n/index.ts";
-import { shortDate, shortDateTime } from "../../lib/dates.ts";
+import { Comments } from "../../components/Comments.tsx";
+import { shortDate } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
 import { detail } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
@@ -31,7 +31,6 @@ function Field(props: { label: string; children: React.ReactNode }) {
 export function RequestDetailBody() {
   useSignals();
   const d = detail.value;
-  const [text, setText] = useState("");
   if (!d) return null;
   const e = d.entity;
   const r = e ?? d.row;
@@ -120,59 +119,11 @@ export function RequestDetailBody() {
         )
         : null}
 
-      <section aria-label={t("detail.comments")}>
-        <h3>{t("detail.comments")}</h3>
-        {d.comments.length
-          ? (
-            <ul className="comments">
-              {d.comments.map((c) => (
-                <li key={c.oid} className="comment">
-                  <div className="comment-head">
-                    <strong>{c.comment.fName} {c.comment.lName}</strong>
-                    <time>{shortDateTime(Date.parse(c.createdate))}</time>
-                    {c.canBeDeleted
-                      ? (
-                        <button
-                          type="button"
-                          className="link"
-                          disabled={busy}
-                          aria-label={`${t("detail.deleteComment")}: ${c.comment.text}`}
-                          onClick={() => deleteComment(c.oid)}
-                        >
-                          {t("detail.deleteComment")}
-                        </button>
-                      )
-                      : null}
-                  </div>
-                  <p>{c.comment.text}</p>
-                </li>
-              ))}
-            </ul>
-          )
-          : <p className="empty">{t("detail.noComments")}</p>}
-        {e?.canComment
-          ? (
-            <form
-              className="comment-box"
-              onSubmit={async (ev) => {
-                ev.preventDefault();
-                if (await addComment(text)) setText("");
-              }}
-            >
-              <textarea
-                aria-label={t("detail.newComment")}
-                placeholder={t("detail.newComment")}
-                maxLength={1000}
-                value={text}
-                onInput={(ev) => setText((ev.target as HTMLTextAreaElement).value)}
-              />
-              <button type="submit" className="secondary" disabled={busy || !text.trim()}>
-                {t("detail.send")}
-              </button>
-            </form>
-          )
-          : null}
-      </section>
+      <Comments
+        comments={d.comments}
+        onAdd={e?.canComment ? addComment : undefined}
+        onDelete={deleteComment}
+      />
 
       <div className="detail-actions">
         {e?.canEdit

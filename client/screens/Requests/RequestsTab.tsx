@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState } from "react";
+import { useEffect } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { openDetail } from "../../actions/requests.ts";
 import { startCreate } from "../../actions/request_form.ts";
 import { Tabs } from "../../components/Tabs.tsx";
+import { useProgressive } from "../../components/useProgressive.ts";
 import { t } from "../../i18n/index.ts";
 import {
   countsBySubFilter,
@@ -16,34 +17,19 @@ import {
 import { profile } from "../../state/session.ts";
 import { RequestRow } from "./RequestRow.tsx";
 
-/** Rows rendered at first; more follow as the list is scrolled (2,000 requests stay fast). */
-export const FIRST_ROWS = 60;
-const MORE_ROWS = 200;
-
 /** spec §2 Requests: sub-filters, the rows, and the new-request button in the thumb zone. */
 export function RequestsTab() {
   useSignals();
   const rows = visibleRows.value;
   const counts = countsBySubFilter.value;
-  const [limit, setLimit] = useState(FIRST_ROWS);
-  const sentinel = useRef<HTMLLIElement>(null);
   const sf = subFilter.value;
   const f = filters.value;
-  useEffect(() => setLimit(FIRST_ROWS), [sf, f]);
+  const { limit, sentinel } = useProgressive(rows.length, [sf, f]);
   // After the browser painted these rows (read by `deno task bench`).
   useEffect(() => {
     if (!rows.length) return;
     requestAnimationFrame(() => setTimeout(() => performance.mark("qc:requests:painted")));
   }, [rows]);
-  useEffect(() => {
-    const el = sentinel.current;
-    if (!el || typeof IntersectionObserver === "undefined") return;
-    const io = new IntersectionObserver((entries) => {
-      if (entries.some((e) => e.isIntersecting)) setLimit((n) => n + MORE_ROWS);
-    });
-    io.observe(el);
-    return () => io.disconnect();
-  }, [limit, rows.length]);
   const subTabs = SUB_FILTERS.map((k) => ({
     key: k,
     label: t(`requests.sub.${k}`),
