@@ -25,9 +25,9 @@ import {
 } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
-import { loadCodes, loadCostCenters, lookup } from "./lookups.ts";
+import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { editBody } from "./request_form.ts";
+import { editBody, openEdit } from "./request_form.ts";
 import { refreshLists } from "./session.ts";
 
 // Approval mode (spec §2, §4, §6): the Approvals list and detail, decisions, the reject-note
@@ -288,24 +288,17 @@ export function confirmApprovalEdit(): void {
     message: t("approval.editConfirm"),
     extra: t("approval.editExtra"),
     showNo: true,
-    onYes: () => startApprovalEdit(e),
+    onYes: () =>
+      openEdit({
+        oid: e.sourceEntityOid,
+        typeOid: e.typeOid,
+        purpose: e.purpose,
+        costCenterOid: e.costCenterOid,
+        GLOid: e.GLOid,
+        projectOid: e.projectOid,
+        approvalOid: e.oid,
+      }),
   });
-}
-
-async function startApprovalEdit(e: ApprovalRequest): Promise<void> {
-  formError.value = null;
-  editDraft.value = {
-    oid: e.sourceEntityOid,
-    typeOid: e.typeOid,
-    purpose: e.purpose,
-    costCenterOid: e.costCenterOid,
-    GLOid: e.GLOid,
-    projectOid: e.projectOid,
-    approvalOid: e.oid,
-  };
-  openSheet({ kind: "edit" });
-  await loadCostCenters(e.typeOid);
-  if (e.costCenterOid) await loadCodes(e.typeOid, e.costCenterOid);
 }
 
 /** Saves the approver's edit: the request changes and its approval is recreated. */

@@ -173,18 +173,23 @@ async function createAndSubmit(): Promise<void> {
 export async function startEdit(): Promise<void> {
   const e = detail.value?.entity;
   if (!e) return;
-  formError.value = null;
-  editDraft.value = {
+  await openEdit({
     oid: e.oid,
     typeOid: e.typeOid,
     purpose: e.purpose,
     costCenterOid: e.costCenterOid,
     GLOid: e.GLOid,
     projectOid: e.projectOid,
-  };
+  });
+}
+
+/** Opens the edit form on a draft, with its cost centers and codes loaded. */
+export async function openEdit(d: EditDraft): Promise<void> {
+  formError.value = null;
+  editDraft.value = d;
   openSheet({ kind: "edit" });
-  await loadCostCenters(e.typeOid);
-  if (e.costCenterOid) await loadCodes(e.typeOid, e.costCenterOid);
+  await loadCostCenters(d.typeOid);
+  if (d.costCenterOid) await loadCodes(d.typeOid, d.costCenterOid);
 }
 
 export async function setEditCostCenter(oid: string | null): Promise<void> {

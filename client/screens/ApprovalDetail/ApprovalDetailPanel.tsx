@@ -9,21 +9,13 @@ import {
 import { type ApprovalRequest, approvals as api } from "../../api/contract/approvals.ts";
 import { call } from "../../api/http.ts";
 import { Comments } from "../../components/Comments.tsx";
+import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
 import { approvalDetail } from "../../state/approvals.ts";
 import { working } from "../../state/session.ts";
 import { approvalStatusLabel } from "../Approvals/ApprovalRow.tsx";
-
-function Field(props: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="kv">
-      <dt>{props.label}</dt>
-      <dd>{props.children || "–"}</dd>
-    </div>
-  );
-}
 
 type Person = { fname: string; lname: string };
 const names = (xs: Person[] | undefined) =>

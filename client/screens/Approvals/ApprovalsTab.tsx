@@ -1,7 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { openApproval } from "../../actions/approvals.ts";
 import { Tabs } from "../../components/Tabs.tsx";
-import { useProgressive } from "../../components/useProgressive.ts";
+import { RowList } from "../../components/RowList.tsx";
 import { t } from "../../i18n/index.ts";
 import {
   APPROVAL_SUB_FILTERS,
@@ -22,7 +22,6 @@ export function ApprovalsTab() {
   const counts = approvalCounts.value;
   const sf = approvalSubFilter.value;
   const f = approvalFilters.value;
-  const { limit, sentinel } = useProgressive(rows.length, [sf, f]);
   return (
     <div className="requests-tab approvals-tab">
       <AppModeHint />
@@ -33,29 +32,16 @@ export function ApprovalsTab() {
         onSelect={(k) => (approvalSubFilter.value = k)}
         small
       />
-      {approvalFiltersActive.value
-        ? (
-          <p className="filter-note" role="status">
-            {t("requests.filtered", { count: rows.length, total: counts[sf] })}
-          </p>
-        )
-        : null}
-      {rows.length === 0
-        ? (
-          <p className="empty">
-            {approvalFiltersActive.value && counts[sf]
-              ? t("approvals.emptyFiltered")
-              : t("approvals.empty")}
-          </p>
-        )
-        : (
-          <ul className="request-list" aria-label={t(`approvals.sub.${sf}`)}>
-            {rows.slice(0, limit).map((r) => (
-              <ApprovalRow key={r.oid} row={r} onOpen={openApproval} />
-            ))}
-            {rows.length > limit ? <li ref={sentinel} className="more" aria-hidden="true" /> : null}
-          </ul>
-        )}
+      <RowList
+        rows={rows}
+        total={counts[sf]}
+        filtered={approvalFiltersActive.value}
+        label={t(`approvals.sub.${sf}`)}
+        empty={t("approvals.empty")}
+        emptyFiltered={t("approvals.emptyFiltered")}
+        resetOn={[sf, f]}
+        render={(r) => <ApprovalRow key={r.oid} row={r} onOpen={openApproval} />}
+      />
     </div>
   );
 }

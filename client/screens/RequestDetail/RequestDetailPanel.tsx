@@ -9,20 +9,12 @@ import {
 import { startEdit } from "../../actions/request_form.ts";
 import { locale, t } from "../../i18n/index.ts";
 import { Comments } from "../../components/Comments.tsx";
+import { Field } from "../../components/Field.tsx";
 import { shortDate } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
 import { detail } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { statusLabel } from "../Requests/RequestRow.tsx";
-
-function Field(props: { label: string; children: React.ReactNode }) {
-  return (
-    <div className="kv">
-      <dt>{props.label}</dt>
-      <dd>{props.children || "–"}</dd>
-    </div>
-  );
-}
 
 /**
  * spec §2 request detail: status badge, amount, budget count, purpose, id, approvals,

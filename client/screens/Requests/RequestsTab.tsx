@@ -3,7 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { openDetail } from "../../actions/requests.ts";
 import { startCreate } from "../../actions/request_form.ts";
 import { Tabs } from "../../components/Tabs.tsx";
-import { useProgressive } from "../../components/useProgressive.ts";
+import { RowList } from "../../components/RowList.tsx";
 import { t } from "../../i18n/index.ts";
 import {
   countsBySubFilter,
@@ -24,7 +24,6 @@ export function RequestsTab() {
   const counts = countsBySubFilter.value;
   const sf = subFilter.value;
   const f = filters.value;
-  const { limit, sentinel } = useProgressive(rows.length, [sf, f]);
   // After the browser painted these rows (read by `deno task bench`).
   useEffect(() => {
     if (!rows.length) return;
@@ -44,31 +43,16 @@ export function RequestsTab() {
         onSelect={(k) => (subFilter.value = k)}
         small
       />
-      {filtersActive.value
-        ? (
-          <p className="filter-note" role="status">
-            {t("requests.filtered", { count: rows.length, total: counts[sf] })}
-          </p>
-        )
-        : null}
-      {rows.length === 0
-        ? (
-          <p className="empty">
-            {filtersActive.value && counts[sf] ? t("requests.emptyFiltered") : t("requests.empty")}
-          </p>
-        )
-        : (
-          <ul className="request-list" aria-label={t(`requests.sub.${sf}`)}>
-            {rows.slice(0, limit).map((r) => (
-              <RequestRow
-                key={r.oid}
-                row={r}
-                onOpen={openDetail}
-              />
-            ))}
-            {rows.length > limit ? <li ref={sentinel} className="more" aria-hidden="true" /> : null}
-          </ul>
-        )}
+      <RowList
+        rows={rows}
+        total={counts[sf]}
+        filtered={filtersActive.value}
+        label={t(`requests.sub.${sf}`)}
+        empty={t("requests.empty")}
+        emptyFiltered={t("requests.emptyFiltered")}
+        resetOn={[sf, f]}
+        render={(r) => <RequestRow key={r.oid} row={r} onOpen={openDetail} />}
+      />
       {profile.value?.canRequest
         ? (
           <button
