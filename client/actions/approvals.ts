@@ -51,7 +51,8 @@ export async function refreshApprovals(opts: { networkFirst?: boolean } = {}): P
       },
     });
   } catch (err) {
-    pushBanner(messageOf(err));
+    // A 401 is handled by the lists' refresh, which runs beside this one (device wiped).
+    if (!(err instanceof ApiError && err.status === 401)) pushBanner(messageOf(err));
   }
   if (mode.value === "approval" && approvalsLoaded.value && !approvalRows.value.length) {
     setMode("request");

@@ -2,6 +2,8 @@ import type * as z from "zod/mini";
 import { NetworkError } from "../api/http.ts";
 import { decryptJson, encryptJson } from "../crypto/device_key.ts";
 import { type CachedStore, getCached, putCached } from "../db/qcdb.ts";
+import { t } from "../i18n/index.ts";
+import { dropBanners } from "../state/ui.ts";
 import { currentKey } from "./device.ts";
 
 /** Reads a cached value, decrypted with the device key and parsed with its schema. */
@@ -55,6 +57,8 @@ export async function cacheFirst<S extends z.ZodMiniType>(opts: {
   if (!opts.networkFirst) await readCached();
   try {
     const fresh = await opts.fetch();
+    // The server answers again: 'offline' and 'could not be reached' messages are stale.
+    dropBanners([t("common.offline"), t("common.networkError")]);
     opts.show(fresh, "network");
     await writeCache(opts.store, opts.key, fresh);
     return "network";

@@ -13,7 +13,7 @@ import {
   shakeCount,
   supportUrl,
 } from "../state/session.ts";
-import { askConfirm, banners, panel, pushBanner } from "../state/ui.ts";
+import { askConfirm, panel, pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
 import { messageOf } from "./messages.ts";
@@ -218,7 +218,6 @@ export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promi
     });
     fromCache.value = from !== "network";
     if (from !== "network") pushBanner(t("common.offline"));
-    else banners.value = banners.value.filter((b) => b.message !== t("common.offline"));
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) {
       return await wipeAndRestart(t("pin.unregistered"));

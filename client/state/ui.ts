@@ -12,6 +12,12 @@ export function pushBanner(message: string): void {
   if (banners.value.some((b) => b.message === message)) return;
   banners.value = [...banners.value, { id: nextBanner++, message }];
 }
+/** Removes the banners showing any of these messages (they no longer hold). */
+export function dropBanners(messages: string[]): void {
+  if (banners.value.some((b) => messages.includes(b.message))) {
+    banners.value = banners.value.filter((b) => !messages.includes(b.message));
+  }
+}
 export function removeBanner(id: number): void {
   banners.value = banners.value.filter((b) => b.id !== id);
 }

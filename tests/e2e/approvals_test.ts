@@ -195,6 +195,10 @@ for (const flavour of FLAVOURS) {
 
           // Level 1: approved, shown once the server answered.
           await decide(fin, "Approve", "AP000001.1");
+          // The server answers again: the stale 'could not be reached' banner is gone.
+          await fin.waitForFunction(() =>
+            !document.body.innerText.includes("could not be reached")
+          );
           await waitInTopPanel(fin, "Adam Fischer");
           await fin.waitForFunction(() =>
             !![...document.querySelectorAll(".vote-approved")].length
