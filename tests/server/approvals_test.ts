@@ -9,6 +9,7 @@ import type { ApprovalRequest, ApprovalRow, Vote } from "../../client/api/contra
 import type { Comment, ExpenseRequest } from "../../client/api/contract/requests.ts";
 import { fr } from "../../client/i18n/locales/fr.ts";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
+import { assertError, assertOk, type Headers, login, loginFrench, type Res } from "./api.ts";
 
 const E = "/scmapi/expense";
 const A = "/scmapi/approval";
@@ -19,57 +20,6 @@ const MSG = {
   notAllowed: "You cannot decide on this approval request",
   rejectNote: "This type needs a comment before a rejection: please add one first",
 };
-
-type Res = Awaited<ReturnType<TestApi["call"]>>;
-type Headers = Record<string, string>;
-
-/** Asserts an error answer: the status, the `{error, message}` body and never a 5xx. */
-function assertError(r: Res, status: number, error?: string, message?: string | RegExp) {
-  assert.ok(r.status < 500, `server error ${r.status}: ${r.text}`);
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.ok(r.json && typeof r.json === "object", `error body is not JSON: ${r.text}`);
-  assert.equal(typeof r.json.error, "string", `no error code: ${r.text}`);
-  assert.equal(typeof r.json.message, "string", `no message: ${r.text}`);
-  assert.ok((r.json.message as string).length > 0);
-  if (error !== undefined) assert.equal(r.json.error, error, r.text);
-  if (typeof message === "string") assert.equal(r.json.message, message);
-  else if (message) assert.match(r.json.message as string, message);
-}
-
-function assertOk(r: Res) {
-  assert.equal(r.status, 200, `expected 200, got ${r.status}: ${r.text}`);
-}
-
-const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
-
-/** Activates a demo user's device; its bearer headers and user oid. */
-async function login(api: TestApi, email: string) {
-  const { token } = await api.activate(email);
-  const user = await api.deps.store.users.byEmail(email);
-  assert.ok(user, `no demo user ${email}`);
-  return { h: bearer(token), oid: user.oid };
-}
-
-/** Activates a user whose activation mail is in French (helpers' latestCode reads English). */
-async function loginFrench(api: TestApi, email: string) {
-  const [m] = await api.deps.outbox!.list({ to: email, limit: 1 });
-  const code = /\b(\d{5})\b/.exec(m?.text ?? "")?.[1];
-  assert.ok(code, `no activation code mailed to ${email}`);
-  const deviceId = api.newDeviceId();
-  const v = await api.call("POST", `${E}/pwacheckvalidation`, {
-    body: { verificationcode: code },
-    headers: { "device-id": deviceId },
-  });
-  assertOk(v);
-  const p = await api.call("POST", `${E}/pwaconfirmpin`, {
-    body: { verificationcode: code, pin: "135790" },
-    headers: { "device-id": deviceId },
-  });
-  assertOk(p);
-  const user = await api.deps.store.users.byEmail(email);
-  assert.ok(user);
-  return { h: bearer(String(p.json.token)), oid: user.oid };
-}
 
 /** Every demo user, logged in. */
 async function everyone(api: TestApi) {

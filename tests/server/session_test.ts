@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, testApp, withApp } from "../helpers.ts";
+import { assertError, assertOk, bearer } from "./api.ts";
 
 const E = "/scmapi/expense";
 const DAY = 24 * 60 * 60_000;
@@ -14,27 +15,7 @@ const SEQUENCE =
 /** A well-formed bearer token that no device holds. */
 const FOREIGN_TOKEN = "A".repeat(43);
 
-type Res = Awaited<ReturnType<TestApi["call"]>>;
-
-/** Asserts an error answer: the status, the `{error, message}` body and never a 5xx. */
-function assertError(r: Res, status: number, error?: string, message?: string | RegExp) {
-  assert.ok(r.status < 500, `server error ${r.status}: ${r.text}`);
-  assert.equal(r.status, status, `expected ${status}, got ${r.status}: ${r.text}`);
-  assert.ok(r.json && typeof r.json === "object", `error body is not JSON: ${r.text}`);
-  assert.equal(typeof r.json.error, "string", `no error code: ${r.text}`);
-  assert.equal(typeof r.json.message, "string", `no message: ${r.text}`);
-  assert.ok((r.json.message as string).length > 0);
-  if (error !== undefined) assert.equal(r.json.error, error);
-  if (typeof message === "string") assert.equal(r.json.message, message);
-  else if (message) assert.match(r.json.message as string, message);
-}
-
-function assertOk(r: Res) {
-  assert.equal(r.status, 200, `expected 200, got ${r.status}: ${r.text}`);
-}
-
 const dev = (id: string) => ({ "device-id": id });
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** Every activation code in the outbox (all users). */
 async function allCodes(api: TestApi): Promise<string[]> {
