@@ -13,12 +13,11 @@ import type {
 } from "../store/org.ts";
 import { addComment, deleteComment, listComments } from "../domain/comments.ts";
 import { editAsApprover } from "../domain/approvals.ts";
+import { createCheck, createRequest } from "../domain/request_create.ts";
 import {
   cancelRequest,
   checkNeedRecreate,
   closeRequest,
-  createCheck,
-  createRequest,
   modifyRequest,
   submitRequest,
 } from "../domain/requests.ts";
