@@ -10,6 +10,8 @@ import {
   approvalRows,
   approvalsLoaded,
   mode,
+  teams,
+  teamsFailed,
   toDecideCount,
 } from "../state/approvals.ts";
 import { editDraft, formError, NO_FILTERS, requestRows } from "../state/requests.ts";
@@ -109,6 +111,7 @@ export function resetApprovals(): void {
   approvalsLoaded.value = false;
   approvalDetail.value = null;
   approvalFilters.value = NO_FILTERS;
+  teams.value = null;
   setMode("request", false);
 }
 
@@ -188,6 +191,20 @@ export async function addApprovalComment(text: string): Promise<boolean> {
   const ok = await busy(() => postComment(d.oid, text));
   if (ok) await Promise.all([loadComments(d.oid), loadApproval(d.oid, true)]);
   return ok === true;
+}
+
+/** spec §2 teams (pwaoverviewteams), read when the person opens them; cached like the rest. */
+export async function loadTeams(): Promise<void> {
+  if (teams.value) return;
+  teamsFailed.value = false;
+  await lookup(
+    "approvals",
+    "teams",
+    api.overviewTeams.response,
+    () => call(api.overviewTeams),
+    (d) => (teams.value = d.teamlist),
+  );
+  if (!teams.value) teamsFailed.value = true;
 }
 
 // ---- Decisions (spec §4): only in status new, with the flags; blocking, never optimistic ----

@@ -180,12 +180,17 @@ async function wipeAndRestart(message: string): Promise<void> {
 /** Unlocked: load the lists (cache first), check the registration, refresh the translation. */
 export async function enterMain(): Promise<void> {
   phase.value = "main";
-  // Approval mode is in the main screen's chunk, fetched while the PIN was typed.
-  const approvals = await import("./approvals.ts");
-  approvals.restoreMode();
+  // Approval mode is in the main screen's chunk (fetched while the PIN was typed); the
+  // request lists do not wait for it.
+  const approvals = import("./approvals.ts");
+  const loadApprovals = async () => {
+    const a = await approvals;
+    a.restoreMode();
+    await a.refreshApprovals();
+  };
   // spec §2/§4: the automatic mode switch once both lists are in.
-  const lists = Promise.allSettled([refreshLists(), approvals.refreshApprovals()])
-    .then(approvals.applyAutoMode);
+  const lists = Promise.allSettled([refreshLists(), loadApprovals()])
+    .then(async () => (await approvals).applyAutoMode());
   await Promise.allSettled([
     lists,
     loadTranslation(),

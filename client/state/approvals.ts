@@ -1,5 +1,10 @@
 import { computed, signal } from "@preact/signals-react";
-import type { ApprovalRequest, ApprovalRow, ApprovalStatus } from "../api/contract/approvals.ts";
+import type {
+  ApprovalRequest,
+  ApprovalRow,
+  ApprovalStatus,
+  Team,
+} from "../api/contract/approvals.ts";
 import type { Comment } from "../api/contract/requests.ts";
 import type { Mode } from "../lib/mode.ts";
 import { anyFilter, type Filters, matches, NO_FILTERS } from "./requests.ts";
@@ -61,3 +66,8 @@ export const approvalDetail = signal<
     comments: Comment[];
   } | null
 >(null);
+
+/** spec §2 teams of the approval detail (pwaoverviewteams): null until read. */
+export const teams = signal<Team[] | null>(null);
+/** The teams could be read neither from the server nor from the cache. */
+export const teamsFailed = signal(false);

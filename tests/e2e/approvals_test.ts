@@ -181,6 +181,11 @@ for (const flavour of FLAVOURS) {
             ]
           ) assert.ok(d.includes(s), `approval detail lacks '${s}':\n${d}`);
 
+          // The visible teams (pwaoverviewteams), read when opened.
+          await fin.$eval(".side-panel.open .teams summary", (e) => (e as HTMLElement).click());
+          await waitInTopPanel(fin, "Daniel Peeters");
+          assert.match(await topPanelText(fin), /Finance Delegates\s*Daniel Peeters/);
+
           // A decision made offline fails: error banner, the approval stays as it was.
           await fin.setOfflineMode(true);
           await inTopPanel(fin, "Approve");

@@ -92,6 +92,7 @@ const Decision = z.object({
   archive: z.optional(z.boolean()),
   isDelegated: z.optional(z.boolean()),
 });
+/** spec §7 team list: teamlist with teamUsers, isVisible, teamName. */
 const Team = z.object({
   teamOid: z.string(),
   teamName: z.string(),
@@ -99,6 +100,7 @@ const Team = z.object({
   delegatingTeamName: z.nullable(z.string()),
   teamUsers: z.array(Person),
 });
+export type Team = z.infer<typeof Team>;
 
 export const approvals = {
   list: endpoint({

@@ -4,16 +4,16 @@ import {
   addApprovalComment,
   confirmApprovalEdit,
   confirmDecision,
+  loadTeams,
   rejectWithNote,
 } from "../../actions/approvals.ts";
-import { type ApprovalRequest, approvals as api } from "../../api/contract/approvals.ts";
-import { call } from "../../api/http.ts";
+import type { ApprovalRequest } from "../../api/contract/approvals.ts";
 import { Comments } from "../../components/Comments.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
-import { approvalDetail } from "../../state/approvals.ts";
+import { approvalDetail, teams, teamsFailed } from "../../state/approvals.ts";
 import { working } from "../../state/session.ts";
 import { approvalStatusLabel } from "../Approvals/ApprovalRow.tsx";
 
@@ -127,31 +127,22 @@ function Votes(props: { e: ApprovalRequest }) {
   );
 }
 
-type Team = {
-  teamOid: string;
-  teamName: string;
-  delegatingTeamName: string | null;
-  teamUsers: Person[];
-};
-
 /** spec §2 teams (pwaoverviewteams), read when opened. */
 function Teams() {
-  const [teams, setTeams] = useState<Team[] | null>(null);
-  const [failed, setFailed] = useState(false);
+  useSignals();
+  const list = teams.value;
   return (
     <details
       className="teams"
       onToggle={(e) => {
-        if (!(e.target as HTMLDetailsElement).open || teams) return;
-        call(api.overviewTeams).then((r) => setTeams(r.teamlist), () => setFailed(true));
+        if ((e.target as HTMLDetailsElement).open) void loadTeams();
       }}
     >
       <summary>{t("approval.showTeams")}</summary>
-      {failed ? <p className="empty">{t("common.networkError")}</p> : null}
-      {teams
+      {list
         ? (
           <ul className="approvers" aria-label={t("approval.teams")}>
-            {teams.map((x) => (
+            {list.map((x) => (
               <li key={x.teamOid}>
                 <strong>{x.teamName}</strong>
                 <span>{names(x.teamUsers)}</span>
@@ -162,9 +153,9 @@ function Teams() {
             ))}
           </ul>
         )
-        : !failed
-        ? <p className="loading" role="status">{t("app.loading")}</p>
-        : null}
+        : teamsFailed.value
+        ? <p className="empty">{t("common.networkError")}</p>
+        : <p className="loading" role="status">{t("app.loading")}</p>}
     </details>
   );
 }
