@@ -5,9 +5,16 @@ import { translate } from "../i18n.ts";
 
 /**
  * Issues a fresh single-use verification code for a user and emails it (spec §4, §5).
- * Codes are stored only as a hash; a collision with a live code draws again.
+ * Codes are stored only as a hash; a collision with a live code draws again. The new
+ * code revokes the user's previous one in the same atomic write, so a user never has
+ * more than one live code for an attacker to aim at. `boundTo` (lost activation) binds
+ * the code to the device that asked for it.
  */
-export async function sendActivation(deps: Deps, user: User): Promise<void> {
+export async function sendActivation(
+  deps: Deps,
+  user: User,
+  opts: { boundTo?: string } = {},
+): Promise<void> {
   const { store, config } = deps;
   const now = deps.now();
   const expiresAt = now + config.CODE_TTL_MINUTES * 60_000;
@@ -15,13 +22,14 @@ export async function sendActivation(deps: Deps, user: User): Promise<void> {
   for (let i = 0; i < 20 && !code; i++) {
     const candidate = newVerificationCode();
     const codeHash = await sha256(candidate);
-    const cur = await store.codes.get(codeHash);
+    const [cur, pointer] = [await store.codes.get(codeHash), await store.codes.ofUser(user.oid)];
     if (cur.value && cur.value.expiresAt > now) continue;
-    const op = store.codes.put(
-      deps.store.kv.atomic().check(cur),
-      { codeHash, userOid: user.oid, expiresAt },
-      now,
-    );
+    const op = deps.store.kv.atomic().check(cur, pointer);
+    if (pointer.value && pointer.value !== codeHash) {
+      const old = (await store.codes.get(pointer.value)).value;
+      store.codes.remove(op, { codeHash: pointer.value, boundTo: old?.boundTo });
+    }
+    store.codes.put(op, { codeHash, userOid: user.oid, expiresAt, boundTo: opts.boundTo }, now);
     if ((await op.commit()).ok) code = candidate;
   }
   if (!code) throw new Error("could not allocate a verification code");

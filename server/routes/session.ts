@@ -190,7 +190,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     const op = store.kv.atomic().check(rec).check(dev);
     store.devices.remove(op, d);
     store.devices.put(op, active);
-    store.codes.remove(op, codeHash); // single use
+    store.codes.remove(op, rec.value); // single use
     await commitOr409(op);
     await deps.events.publish({
       type: "device.activated",

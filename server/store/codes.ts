@@ -1,6 +1,11 @@
 /**
  * Verification codes (spec §4, §9: 5 digits). Stored under the hash of the code so a
  * code can be found by value without keeping it in clear; KV expiry removes stale ones.
+ *
+ * A user has at most one live code: ["vcode_user", userOid] names it, and a new code
+ * deletes the previous one in the same atomic write. A code sent through lost activation
+ * is bound to the device that asked for it (["vcode_device", deviceId]): only that device
+ * can present it, and its wrong guesses count against that code alone.
  */
 export interface VerificationCodeRecord {
   codeHash: string;
@@ -8,6 +13,8 @@ export interface VerificationCodeRecord {
   expiresAt: number;
   /** The device that checked this code first; another device replaying it is refused. */
   claimedBy?: string;
+  /** Lost activation: the device that asked for this code; no other may present it. */
+  boundTo?: string;
 }
 
 export class CodeRepo {
@@ -17,11 +24,28 @@ export class CodeRepo {
     return await this.kv.get<VerificationCodeRecord>(["vcode", codeHash]);
   }
 
-  put(op: Deno.AtomicOperation, r: VerificationCodeRecord, now: number) {
-    return op.set(["vcode", r.codeHash], r, { expireIn: Math.max(1, r.expiresAt - now) });
+  /** The user's live code pointer (its hash), read so a new code can replace it atomically. */
+  async ofUser(userOid: string): Promise<Deno.KvEntryMaybe<string>> {
+    return await this.kv.get<string>(["vcode_user", userOid]);
   }
 
-  remove(op: Deno.AtomicOperation, codeHash: string) {
-    return op.delete(["vcode", codeHash]);
+  /** The code bound to a device by lost activation, if any. */
+  async boundTo(deviceId: string): Promise<Deno.KvEntryMaybe<string>> {
+    return await this.kv.get<string>(["vcode_device", deviceId]);
+  }
+
+  put(op: Deno.AtomicOperation, r: VerificationCodeRecord, now: number) {
+    const expireIn = Math.max(1, r.expiresAt - now);
+    op.set(["vcode", r.codeHash], r, { expireIn })
+      .set(["vcode_user", r.userOid], r.codeHash, { expireIn });
+    if (r.boundTo) op.set(["vcode_device", r.boundTo], r.codeHash, { expireIn });
+    return op;
+  }
+
+  /** Removes a code and the pointers to it (used, revoked or guessed to death). */
+  remove(op: Deno.AtomicOperation, r: Pick<VerificationCodeRecord, "codeHash" | "boundTo">) {
+    op.delete(["vcode", r.codeHash]);
+    if (r.boundTo) op.delete(["vcode_device", r.boundTo]);
+    return op;
   }
 }
