@@ -48,10 +48,14 @@ export function occurrenceDate(start: string, period: BudgetPeriod, n: number): 
   return date.toISOString().slice(0, 10);
 }
 
-/** Why a plan cannot make a budget, as a translation key; null when it can. */
+/**
+ * Why a plan cannot make a budget, as a translation key; null when it can. Every line must
+ * be a 'YYYY-MM-DD' day (spec §3 budgetdate): a line in the year 10000 would be stored as
+ * '+010000-01-31', so a plan reaching it is refused ('budget.badEnd').
+ */
 export function checkPlan(
   p: BudgetPlan,
-): "budget.badStart" | "budget.badAmount" | "budget.badOccurrences" | null {
+): "budget.badStart" | "budget.badAmount" | "budget.badOccurrences" | "budget.badEnd" | null {
   if (!isIsoDay(p.startDate)) return "budget.badStart";
   if (!(p.amount > 0) || !Number.isFinite(p.amount) || toCents(p.amount) / 100 !== p.amount) {
     return "budget.badAmount";
@@ -59,6 +63,8 @@ export function checkPlan(
   if (!Number.isInteger(p.occurrences) || p.occurrences < 1 || p.occurrences > MAX_OCCURRENCES) {
     return "budget.badOccurrences";
   }
+  // Lines only move forward from the start, so the last one is the latest.
+  if (!isIsoDay(occurrenceDate(p.startDate, p.period, p.occurrences - 1))) return "budget.badEnd";
   return null;
 }
 

@@ -5,6 +5,7 @@ import { checkCreate, normaliseVendorUrl } from "../../client/lib/request_rules.
 import { conflict, forbidden } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
+import { IdsExhausted } from "../store/ids.ts";
 import type { OrgAccount, OrgCurrency } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
@@ -117,15 +118,19 @@ export async function createRequest(
     updatedAt: now,
   };
   const { requests, kv } = deps.store;
-  for (let i = 0; i < RETRIES * 4; i++) {
-    const counter = await requests.counter();
-    // Ids never end in '-dddd', which spec §9 reserves for closed cards.
-    const rec: RequestRecord = {
-      ...base,
-      id: `R${String((counter.value ?? 0) + 1).padStart(6, "0")}`,
-    };
-    const op = requests.bumpCounter(kv.atomic(), counter)
-      .check({ key: requests.key(user.oid, rec.oid), versionstamp: null });
+  // One id for this request, whatever happens below; no shared key is read or checked here,
+  // so concurrent creates do not refuse each other (ids.ts).
+  let id: string;
+  try {
+    id = await requests.nextId();
+  } catch (e) {
+    if (e instanceof IdsExhausted) throw conflict(tr("request.busy"));
+    throw e;
+  }
+  for (let i = 0; i < RETRIES; i++) {
+    // A fresh oid on each try: the check below refuses only an oid already taken.
+    const rec: RequestRecord = { ...base, oid: i ? crypto.randomUUID() : base.oid, id };
+    const op = kv.atomic().check({ key: requests.key(user.oid, rec.oid), versionstamp: null });
     if ((await requests.put(op, rec).commit()).ok) {
       await deps.events.publish({
         type: "request.created",

@@ -1,5 +1,6 @@
 import type { StatusCode } from "../../client/api/contract/requests.ts";
 import type { BudgetLine } from "../../client/lib/budget.ts";
+import { IdAllocator } from "./ids.ts";
 import { listValues } from "./kv.ts";
 
 /**
@@ -45,13 +46,23 @@ export interface RequestRecord {
   updatedAt: number;
 }
 
+/** The highest request number reserved by any process. */
+const COUNTER: Deno.KvKey = ["seq", "request"];
+/** Request numbers reserved per KV write (a sequence cache of 50). */
+export const ID_BLOCK = 50;
+
 /**
  * Requests under ["request", authorOid, oid]: a user's list is one prefix scan, and a read
  * by someone else's oid simply finds nothing (spec: 404, no existence leak). An owner index
  * lets the approval workflow find a request from its oid.
  */
 export class RequestRepo {
-  constructor(private kv: Deno.Kv) {}
+  /** Request numbers of this KV (one allocator a Store, so every test app has its own). */
+  readonly ids: IdAllocator;
+
+  constructor(private kv: Deno.Kv) {
+    this.ids = new IdAllocator(kv, COUNTER, { block: ID_BLOCK });
+  }
 
   key(authorOid: string, oid: string): Deno.KvKey {
     return ["request", authorOid, oid];
@@ -74,11 +85,25 @@ export class RequestRepo {
     return op.set(this.key(r.authorOid, r.oid), r).set(["request_owner", r.oid], r.authorOid);
   }
 
-  /** The request-number counter, read so a create can check and bump it atomically. */
+  /**
+   * The next request id, 'R' and at least 6 digits ('R000001'): unique, increasing within a
+   * process, never ending in '-dddd' (spec §9 reserves that for closed cards). Numbers come
+   * from blocks of {@link ID_BLOCK} reserved in KV (see ids.ts): concurrent creates do not
+   * contend on one key, and a restart may leave a gap of up to a block.
+   */
+  async nextId(): Promise<string> {
+    return `R${String(await this.ids.next()).padStart(6, "0")}`;
+  }
+
+  /**
+   * The counter itself: the highest request number reserved so far. For seeding tools that
+   * write requests directly; an allocator that already holds a block keeps using it, so seed
+   * before the first create of a process.
+   */
   async counter(): Promise<Deno.KvEntryMaybe<number>> {
-    return await this.kv.get<number>(["seq", "request"]);
+    return await this.kv.get<number>(COUNTER);
   }
   bumpCounter(op: Deno.AtomicOperation, cur: Deno.KvEntryMaybe<number>): Deno.AtomicOperation {
-    return op.check(cur).set(["seq", "request"], (cur.value ?? 0) + 1);
+    return op.check(cur).set(COUNTER, (cur.value ?? 0) + 1);
   }
 }

@@ -523,6 +523,98 @@ Deno.test(
 );
 
 Deno.test(
+  "[requests] 50 concurrent creates all succeed with unique increasing ids",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const mgr = await login(api, DEMO.manager);
+    const N = 50;
+    const rs = await Promise.all(
+      Array.from(
+        { length: N },
+        (_, i) => createRaw(api, i % 2 ? emp.h : mgr.h, { ...TRAVEL, purpose: `Trip #${i}` }),
+      ),
+    );
+    rs.forEach(assertOk);
+    const ids = rs.map((r) => (r.json.expenseRequest as ExpenseRequest).id);
+    const ID = /^R\d{6,}$/;
+    for (const id of ids) {
+      assert.match(id, ID);
+      assert.doesNotMatch(id, /-\d{4}$/);
+    }
+    assert.equal(new Set(ids).size, N, `duplicate ids: ${ids.sort().join(" ")}`);
+    const num = (id: string) => Number(id.slice(1));
+    const later = await create(api, emp.h);
+    assert.match(later.id, ID);
+    assert.ok(ids.every((id) => num(id) < num(later.id)), `${later.id} after ${ids.join(" ")}`);
+    // Every request is stored once, under its author, with the id it was answered with.
+    const stored = [
+      ...await api.deps.store.requests.byUser(emp.oid),
+      ...await api.deps.store.requests.byUser(mgr.oid),
+    ];
+    assert.equal(stored.length, N + 1);
+    assert.deepEqual(stored.map((r) => r.id).sort(), [...ids, later.id].sort());
+  }),
+);
+
+Deno.test(
+  "[requests] 50 concurrent creates on two stores over one KV (two processes) get unique ids",
+  withApp(async (api) => {
+    const { createStore } = await import("../../server/store/mod.ts");
+    const other = createStore(api.kv).requests;
+    const mine = api.deps.store.requests;
+    const ids = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => (i % 2 ? other : mine).nextId()),
+    );
+    assert.equal(new Set(ids).size, 50);
+    // Each process hands out its own block in order.
+    for (const repo of [mine, other]) {
+      const own = ids.filter((_, i) => (i % 2 ? other : mine) === repo).map((id) => +id.slice(1));
+      assert.deepEqual(own, [...own].sort((a, b) => a - b));
+    }
+  }),
+);
+
+Deno.test(
+  "[requests] budget: a plan whose last line would fall in the year 10000 is 422, translated",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const event = { ...TRAVEL, typeOid: "type-event" };
+    const cases = [
+      { period: "monthly", startDate: "9999-12-31", amount: 50, occurrences: 2 },
+      { period: "weekly", startDate: "9999-12-31", amount: 50, occurrences: 2 },
+      { period: "monthly", startDate: "9999-06-15", amount: 50, occurrences: 12 },
+    ];
+    for (const budget of cases) {
+      assertError(
+        await createRaw(api, emp.h, { ...event, budget }),
+        422,
+        "bad_end",
+        en["budget.badEnd"],
+      );
+    }
+    assert.equal(en["budget.badEnd"], "The last budget date must be before the year 10000");
+    // Nothing was stored, and the last day of 9999 is still a valid line.
+    assert.deepEqual(await api.deps.store.requests.byUser(emp.oid), []);
+    const ok = await create(api, emp.h, {
+      ...event,
+      budget: { period: "monthly", startDate: "9999-11-30", amount: 50, occurrences: 2 },
+    });
+    assert.deepEqual(ok.budget.map((l) => l.budgetdate), ["9999-11-30", "9999-12-30"]);
+    // The same answer in the caller's language.
+    const user = (await api.deps.store.users.byEmail(DEMO.employee))!;
+    assert.ok(
+      (await api.deps.store.users.put(api.kv.atomic(), { ...user, locale: "fr" }).commit()).ok,
+    );
+    assertError(
+      await createRaw(api, emp.h, { ...event, budget: cases[0] }),
+      422,
+      "bad_end",
+      fr["budget.badEnd"],
+    );
+  }),
+);
+
+Deno.test(
   "[requests] budget: monthly from 2028-01-31 clamps to month ends and the amount is the lines' sum",
   withApp(async (api) => {
     const { h } = await login(api, DEMO.employee);

@@ -223,6 +223,43 @@ Deno.test("[budget] checkPlan reports the start date first, then the amount", ()
   assert.equal(checkPlan(plan({ amount: 0, occurrences: 0 })), "budget.badAmount");
 });
 
+Deno.test("[budget] checkPlan refuses a plan whose last line falls in the year 10000", () => {
+  for (
+    const p of [
+      plan({ startDate: "9999-12-31", occurrences: 2 }),
+      plan({ startDate: "9999-12-31", period: "weekly", occurrences: 2 }),
+      plan({ startDate: "9999-02-28", occurrences: 12 }),
+      plan({ startDate: "9998-01-01", occurrences: MAX_OCCURRENCES }),
+      plan({ startDate: "9997-12-31", period: "weekly", occurrences: MAX_OCCURRENCES }),
+    ]
+  ) {
+    assert.equal(checkPlan(p), "budget.badEnd", JSON.stringify(p));
+  }
+});
+
+Deno.test("[budget] checkPlan accepts a plan whose last line is in 9999, every line a day", () => {
+  for (
+    const p of [
+      plan({ startDate: "9999-12-31", occurrences: 1 }),
+      plan({ startDate: "9999-12-24", period: "weekly", occurrences: 2 }),
+      plan({ startDate: "9999-01-31", occurrences: 12 }),
+      plan({ startDate: "9990-01-01", occurrences: MAX_OCCURRENCES }),
+    ]
+  ) {
+    assert.equal(checkPlan(p), null, JSON.stringify(p));
+    const ls = generateBudget(p);
+    assert.ok(ls.every((l) => isIsoDay(l.budgetdate)), JSON.stringify(ls.at(-1)));
+    assert.match(ls.at(-1)!.budgetdate, /^9999-\d\d-\d\d$/);
+  }
+});
+
+Deno.test("[budget] checkPlan checks the end only once start, amount and count are valid", () => {
+  const far = { startDate: "9999-12-31", occurrences: 2 };
+  assert.equal(checkPlan(plan({ ...far, amount: 0 })), "budget.badAmount");
+  assert.equal(checkPlan(plan({ startDate: "+10000-01-01" })), "budget.badStart");
+  assert.equal(checkPlan(plan({ startDate: "10000-01-01" })), "budget.badStart");
+});
+
 Deno.test("[budget] generateBudget makes one unfunded line per occurrence", () => {
   for (const occurrences of [1, 3, 12, MAX_OCCURRENCES]) {
     for (const period of BUDGET_PERIODS) {

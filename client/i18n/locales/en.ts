@@ -163,6 +163,7 @@ export const en = {
   "budget.badStart": "Please choose a valid start date",
   "budget.badAmount": "Please enter a positive amount per occurrence",
   "budget.badOccurrences": "The number of occurrences must be between 1 and 120",
+  "budget.badEnd": "The last budget date must be before the year 10000",
 
   "date.title": "Choose a date",
   "date.prev": "Previous month",

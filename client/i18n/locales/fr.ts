@@ -168,6 +168,7 @@ export const fr: Dictionary = {
   "budget.badStart": "Veuillez choisir une date de début valide",
   "budget.badAmount": "Veuillez saisir un montant positif par échéance",
   "budget.badOccurrences": "Le nombre d’échéances doit être compris entre 1 et 120",
+  "budget.badEnd": "La dernière échéance du budget doit être antérieure à l’an 10000",
 
   "date.title": "Choisissez une date",
   "date.prev": "Mois précédent",
