@@ -246,16 +246,25 @@ export async function approvalComments(deps: Deps, user: User, oid: string): Pro
   return (await deps.store.comments.bySource(oid)).map((c) => toComment(c, false));
 }
 
-/** spec §7 pwacomments: approvers comment while the approval is open (the reject note). */
+/**
+ * spec §7 pwacomments: approvers comment while the approval is open (the reject note).
+ * Written only if the approval is still the version the rule was checked on: a decision
+ * landing meanwhile makes the write fail, and the re-read refuses it like any late comment.
+ */
 export async function addApprovalComment(deps: Deps, user: User, oid: string, text: string) {
   const tr = await translate(user.locale);
   const ctx = await context(deps);
-  const entry = await visible(deps, user, oid, ctx);
-  if (entry.value!.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
-  const c = newComment(deps, user, oid, text);
-  await deps.store.comments.put(deps.store.kv.atomic(), c).commit();
-  await publishAdded(deps, c);
-  return toComment(c, false);
+  const { comments, kv } = deps.store;
+  for (let i = 0; i < RETRIES; i++) {
+    const entry = await visible(deps, user, oid, ctx);
+    if (entry.value!.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
+    const c = newComment(deps, user, oid, text);
+    if ((await comments.put(kv.atomic().check(entry), c).commit()).ok) {
+      await publishAdded(deps, c);
+      return toComment(c, false);
+    }
+  }
+  throw conflict(tr("request.busy"));
 }
 
 /**

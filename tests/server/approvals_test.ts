@@ -806,6 +806,70 @@ Deno.test(
   }),
 );
 
+/**
+ * Runs `meanwhile` once, after the next comment write on `oid` was prepared (its rule read
+ * and checked) and before it commits: a race decided the same way every time.
+ */
+function beforeCommentCommit(api: TestApi, oid: string, meanwhile: () => Promise<Res>) {
+  const repo = api.deps.store.comments;
+  const put = repo.put;
+  const ran: Res[] = [];
+  repo.put = (op, c) => {
+    const out = put.call(repo, op, c);
+    if (ran.length || c.sourceOid !== oid) return out;
+    const commit = out.commit.bind(out);
+    out.commit = async () => {
+      ran.push(await meanwhile());
+      return await commit();
+    };
+    return out;
+  };
+  return { ran, restore: () => void (repo.put = put) };
+}
+
+Deno.test(
+  "[approvals] a comment racing the decision is checked against the approval's version",
+  withApp(async (api) => {
+    const { emp, fin, mgr, del } = await everyone(api);
+
+    // Decided between the comment's check and its write: refused, like any late comment.
+    const small = await submitted(api, emp.h, { amount: 100 });
+    const race = beforeCommentCommit(api, small.oid, () => reject(api, del.h, small.oid));
+    try {
+      const r = await postA(api, fin.h, "pwacomments", { oid: small.oid, comment: "Wait!" });
+      assert.equal(race.ran.length, 1, "the decision did not run inside the comment");
+      assertOk(race.ran[0]);
+      assertError(r, 403, "decided", MSG.decided);
+    } finally {
+      race.restore();
+    }
+    assert.equal((await details(api, fin.h, small.oid)).statusCode, "rejected");
+    assert.deepEqual(await approvalComments(api, fin.h, small.oid), []);
+    assert.equal(
+      api.deps.events.recent.filter((e) => e.type === "comment.added").length,
+      0,
+      "a refused comment was announced",
+    );
+
+    // Changed but still open (level 1 approved, level 2 opens): re-read, re-decided, written.
+    const big = await submitted(api, emp.h, { amount: 300 });
+    const open = beforeCommentCommit(api, big.oid, () => approve(api, fin.h, big.oid));
+    try {
+      const r = await postA(api, mgr.h, "pwacomments", { oid: big.oid, comment: "Which train?" });
+      assertOk(open.ran[0]);
+      assertOk(r);
+    } finally {
+      open.restore();
+    }
+    const d = await details(api, mgr.h, big.oid);
+    assert.deepEqual(levelStatuses(d), [[1, "approved"], [2, "open"]]);
+    assert.deepEqual(
+      (await approvalComments(api, mgr.h, big.oid)).map((c) => c.comment.text),
+      ["Which train?"],
+    );
+  }),
+);
+
 Deno.test(
   "[approvals] pwacancel racing the final pwaapprove: the approval is either cancelled or approved, never both",
   withApp(async (api) => {
