@@ -6,6 +6,7 @@ import * as esbuild from "esbuild";
 import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
+import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
 import { seedRequests } from "./seed.ts";
 
@@ -222,3 +223,4 @@ const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(", ");
 // Issue 4: approve latency and decisions per second on one approval request,
 // against a bare Deno.Kv checked atomic write (same process, same run). See decisions.ts.
 await benchDecisions(line);
+await benchCreates(line);
