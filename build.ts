@@ -1,7 +1,8 @@
 /**
  * Client build: esbuild bundles `client/main.tsx` (preact/compat flavour by default, real
  * react-dom with `--react`), copies `static/` with index.html pointing at the hashed files,
- * bundles the service worker with the precache list of this very build, and reports sizes.
+ * bundles the service worker with the precache list of this very build, writes a brotli
+ * (`.br`) and a gzip (`.gz`) copy beside every compressible file, and reports sizes.
  *
  *   deno run -A build.ts [--react] [--out DIR] [--no-minify]
  */
@@ -9,7 +10,7 @@ import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
-import { gzipSync } from "node:zlib";
+import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 /** Which UI runtime the bundle carries: preact/compat (~7 KB gzip) or React 19 (~69 KB). */
 export type Flavour = "preact" | "react";
@@ -22,22 +23,37 @@ export interface BuildOptions {
   minify?: boolean;
 }
 
+/** A content coding the build writes beside a file: `file.br`, `file.gz`. */
+export type Precompressed = "br" | "gzip";
+
 /** One file of the build, addressed by the URL path the server gives it. */
 export interface OutputFile {
   path: string;
   bytes: number;
+  /** gzip -9 size, whether or not a `.gz` copy was written. */
   gzipBytes: number;
+  /** What a browser that accepts br receives: the `.br` copy's size, else `bytes`. */
+  brotliBytes: number;
+  /** The compressed copies written beside the file (only those smaller than the file). */
+  precompressed: Precompressed[];
 }
 
 export interface BuildReport {
   flavour: Flavour;
   outDir: string;
-  /** Every file in outDir (source maps included), sorted by path. */
+  /**
+   * Every file in outDir (source maps included), sorted by path; the `.br`/`.gz` copies are
+   * not listed on their own but in their file's `precompressed`.
+   */
   files: OutputFile[];
   /** URL paths of the JS the shell loads up front: the entry first, then its static chunks. */
   firstLoadJs: string[];
   /** Sum of gzipBytes over firstLoadJs. */
   firstLoadJsGzip: number;
+  /** Sum of brotliBytes over firstLoadJs. */
+  firstLoadJsBrotli: number;
+  /** Sum of brotliBytes over index.html, the stylesheet and firstLoadJs: the shell, as sent. */
+  firstLoadBrotli: number;
   /** URL path of the stylesheet index.html links, if the app imports any CSS. */
   css: string | null;
 }
@@ -52,8 +68,18 @@ const ASSETS = "assets";
  * out: esbuild marks its destructuring as buggy and cannot lower it (workbox uses it).
  */
 const TARGET = ["es2020", "chrome90", "safari14.1", "ios14.5"];
-/** Files never precached: the worker itself, source maps, crawler hints. */
-const NOT_PRECACHED = [/^\/sw\.js(\.map)?$/, /\.map$/, /^\/robots\.txt$/];
+/**
+ * Files never precached: the worker itself, source maps, crawler hints, and the compressed
+ * copies (the browser asks for the file; the server picks the copy by Accept-Encoding).
+ */
+const NOT_PRECACHED = [/^\/sw\.js(\.map)?$/, /\.map$/, /^\/robots\.txt$/, /\.(?:br|gz)$/];
+/**
+ * Text files the server sends compressed. Source maps are left out: production does not
+ * serve them, and development can afford their raw bytes.
+ */
+export const COMPRESSIBLE = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
+/** Suffix of each precompressed copy. */
+const SUFFIX: Record<Precompressed, string> = { br: ".br", gzip: ".gz" };
 
 /**
  * The preact flavour swaps React for preact/compat at resolve time, so app code imports
@@ -117,15 +143,21 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
 
   await copyStatic(join(ROOT, STATIC_DIR), outDir, shell);
   await buildServiceWorker(outDir, minify);
+  // Last, so sw.js is compressed too and the precache list never names a copy.
+  const files = await precompress(outDir);
 
-  const files = await measure(outDir);
-  const gzipOf = new Map(files.map((f) => [f.path, f.gzipBytes]));
+  const byPath = new Map(files.map((f) => [f.path, f]));
+  const sum = (paths: string[], size: (f: OutputFile) => number) =>
+    paths.reduce((n, p) => n + (byPath.has(p) ? size(byPath.get(p)!) : 0), 0);
+  const shellPaths = ["/index.html", ...(shell.css ? [shell.css] : []), ...shell.js];
   return {
     flavour: opts.flavour,
     outDir,
     files,
     firstLoadJs: shell.js,
-    firstLoadJsGzip: shell.js.reduce((sum, p) => sum + (gzipOf.get(p) ?? 0), 0),
+    firstLoadJsGzip: sum(shell.js, (f) => f.gzipBytes),
+    firstLoadJsBrotli: sum(shell.js, (f) => f.brotliBytes),
+    firstLoadBrotli: sum(shellPaths, (f) => f.brotliBytes),
     css: shell.css,
   };
 }
@@ -265,16 +297,43 @@ async function buildServiceWorker(
   });
 }
 
-/** Raw and gzip size of every file in outDir. */
-async function measure(outDir: string): Promise<OutputFile[]> {
+/** Brotli at its best (quality 11, text mode): paid once per build, not per request. */
+export function brotli(bytes: Uint8Array): Uint8Array {
+  return brotliCompressSync(bytes, {
+    params: {
+      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
+      [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
+    },
+  });
+}
+
+/**
+ * Writes `file.br` and `file.gz` beside every compressible file of outDir (each only when
+ * smaller than the file) and returns the size of every file.
+ */
+async function precompress(outDir: string): Promise<OutputFile[]> {
   const files: OutputFile[] = [];
   for await (const file of walk(outDir)) {
     const bytes = await Deno.readFile(file);
-    files.push({
+    const gz = gzipSync(bytes, { level: 9 });
+    const out: OutputFile = {
       path: toUrlPath(outDir, file),
       bytes: bytes.length,
-      gzipBytes: gzipSync(bytes, { level: 9 }).length,
-    });
+      gzipBytes: gz.length,
+      brotliBytes: bytes.length,
+      precompressed: [],
+    };
+    if (COMPRESSIBLE.test(file)) {
+      const br = brotli(bytes);
+      for (const [coding, copy] of [["br", br], ["gzip", gz]] as const) {
+        if (copy.length >= bytes.length) continue;
+        await Deno.writeFile(file + SUFFIX[coding], copy);
+        out.precompressed.push(coding);
+      }
+      if (br.length < bytes.length) out.brotliBytes = br.length;
+    }
+    files.push(out);
   }
   return files.sort((a, b) => a.path.localeCompare(b.path));
 }
@@ -287,8 +346,9 @@ export function formatReport(report: BuildReport): string {
     `${firstLoad.has(f.path) ? "*" : " "} ${f.path}`,
     kb(f.bytes),
     kb(f.gzipBytes),
+    kb(f.brotliBytes),
   ]);
-  const header = ["  file", "raw", "gzip"];
+  const header = ["  file", "raw", "gzip", "br"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (r: string[]) =>
     r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
@@ -297,7 +357,9 @@ export function formatReport(report: BuildReport): string {
     `${report.flavour} build → ${report.outDir}`,
     line(header),
     ...rows.map(line),
-    `* first-load JS: ${report.firstLoadJs.length} file(s), ${kb(report.firstLoadJsGzip)} gzip`,
+    `* first-load JS: ${report.firstLoadJs.length} file(s), ${kb(report.firstLoadJsGzip)} gzip, ` +
+    `${kb(report.firstLoadJsBrotli)} br`,
+    `  shell as sent (index.html, CSS, first-load JS): ${kb(report.firstLoadBrotli)} br`,
   ].join("\n");
 }
 

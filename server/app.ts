@@ -3,6 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
 import { requireBearer } from "./middleware/auth.ts";
+import { compress } from "./middleware/compress.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { requestRoutes } from "./routes/requests.ts";
@@ -31,6 +32,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
     // API answers carry personal data (and later card data): never stored by any cache.
     c.header("Cache-Control", "no-store");
   });
+  api.use("*", compress());
   api.use(
     "*",
     bodyLimit({
@@ -50,7 +52,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   app.route("/bonita", api);
 
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
-  staticRoutes(app, deps.config.STATIC_DIR);
+  staticRoutes(app, deps.config);
 
   app.notFound((c) => c.json({ error: "not_found", message: "Not found" }, 404));
   app.onError((err, c) => {

@@ -1,4 +1,8 @@
-import type { Hono } from "hono";
+import type { Context, Hono } from "hono";
+import { posix } from "node:path";
+import type { Config } from "../config.ts";
+import { base64url } from "../domain/secrets.ts";
+import { chooseCoding } from "../middleware/compress.ts";
 import type { AppEnv } from "../env.ts";
 
 const TYPES: Record<string, string> = {
@@ -15,11 +19,57 @@ const TYPES: Record<string, string> = {
   woff2: "font/woff2",
 };
 
+/** Files that may have `.br`/`.gz` copies beside them (build.ts writes them). */
+const COMPRESSIBLE = new Set(["html", "js", "css", "json", "webmanifest", "svg", "txt", "map"]);
+
+/** Content codings we can send, best first, with the suffix of the build's copy. */
+const CODINGS = [["br", ".br"], ["gzip", ".gz"]] as const;
+type Coding = typeof CODINGS[number][0];
+
+/** One representation of a file: its bytes and a strong ETag over exactly those bytes. */
+interface Representation {
+  body: Uint8Array<ArrayBuffer>;
+  etag: string;
+}
+
+interface StaticFile {
+  type: string;
+  cacheControl: string;
+  /** Whether the answer depends on Accept-Encoding (compressible type). */
+  vary: boolean;
+  identity: Representation;
+  encoded: Partial<Record<Coding, Representation>>;
+}
+
 /**
  * Serves the built client. Hashed files under /assets/ never change, so they are
  * `immutable`; index.html and sw.js must be revalidated so a new version is found.
+ *
+ * Compressible files go out as the build's brotli or gzip copy when the browser accepts it
+ * (`Vary: Accept-Encoding`), each representation with its own strong ETag, and a matching
+ * `If-None-Match` gets 304. The build directory does not change while the server runs, so
+ * every file is read (with its copies) and hashed once, on first request. Source maps are
+ * served in development only.
  */
-export function staticRoutes(app: Hono<AppEnv>, dir: string): void {
+export function staticRoutes(
+  app: Hono<AppEnv>,
+  config: Pick<Config, "STATIC_DIR" | "APP_ENV">,
+): void {
+  const dir = config.STATIC_DIR;
+  const sourceMaps = config.APP_ENV !== "production";
+  const loaded = new Map<string, Promise<StaticFile | null>>();
+
+  const load = (path: string, ext: string): Promise<StaticFile | null> => {
+    let file = loaded.get(path);
+    if (!file) {
+      file = readStatic(`${dir}${path}`, path, ext);
+      // Only files that exist are kept: unknown paths must not grow the map.
+      file.then((f) => f || loaded.delete(path), () => loaded.delete(path));
+      loaded.set(path, file);
+    }
+    return file;
+  };
+
   app.get("*", async (c, next) => {
     let path: string;
     try {
@@ -27,25 +77,76 @@ export function staticRoutes(app: Hono<AppEnv>, dir: string): void {
     } catch {
       return await next(); // malformed percent-encoding: not a file of ours (404)
     }
-    if (path === "/") path = "/index.html";
     if (path.includes("..") || path.includes("\0")) return await next();
+    // One spelling per file ("//a/./b.js" is "/a/b.js"), so the file cache stays bounded.
+    path = posix.normalize(path);
+    if (path === "/") path = "/index.html";
     const ext = path.slice(path.lastIndexOf(".") + 1);
-    const type = TYPES[ext];
-    if (!type) return await next();
-    let body: Uint8Array;
-    try {
-      body = await Deno.readFile(`${dir}${path}`);
-    } catch {
-      return await next();
+    if (!Object.hasOwn(TYPES, ext)) return await next();
+    if (ext === "map" && !sourceMaps) return await next();
+    const file = await load(path, ext).catch(() => null);
+    if (!file) return await next();
+    return answer(c, file);
+  });
+}
+
+async function readStatic(fsPath: string, path: string, ext: string): Promise<StaticFile | null> {
+  const read = (p: string) => Deno.readFile(p).then((b) => b as Uint8Array<ArrayBuffer>);
+  let body: Uint8Array<ArrayBuffer>;
+  try {
+    if (!(await Deno.stat(fsPath)).isFile) return null;
+    body = await read(fsPath);
+  } catch {
+    return null;
+  }
+  const vary = COMPRESSIBLE.has(ext);
+  const encoded: StaticFile["encoded"] = {};
+  if (vary) {
+    for (const [coding, suffix] of CODINGS) {
+      const copy = await read(fsPath + suffix).catch(() => null);
+      if (copy) encoded[coding] = { body: copy, etag: await etagOf(copy) };
     }
-    const cache = path.startsWith("/assets/")
+  }
+  return {
+    type: TYPES[ext],
+    cacheControl: path.startsWith("/assets/")
       ? "public, max-age=31536000, immutable"
       : path === "/index.html" || path === "/sw.js"
       ? "no-cache"
-      : "public, max-age=3600";
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
-      "Content-Type": type,
-      "Cache-Control": cache,
-    });
-  });
+      : "public, max-age=3600",
+    vary,
+    identity: { body, etag: await etagOf(body) },
+    encoded,
+  };
+}
+
+/** A strong ETag: 128 bits of the SHA-256 of the bytes sent, so each encoding has its own. */
+async function etagOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
+  const hash = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  return `"${base64url(hash.slice(0, 16))}"`;
+}
+
+function answer(c: Context<AppEnv>, file: StaticFile): Response {
+  const coding = chooseCoding(
+    c.req.header("Accept-Encoding"),
+    CODINGS.map(([name]) => name).filter((name) => file.encoded[name]),
+  );
+  const rep = coding ? file.encoded[coding]! : file.identity;
+  const headers: Record<string, string> = {
+    "Cache-Control": file.cacheControl,
+    "ETag": rep.etag,
+  };
+  if (file.vary) headers["Vary"] = "Accept-Encoding";
+  if (etagMatches(c.req.header("If-None-Match"), rep.etag)) return c.body(null, 304, headers);
+  headers["Content-Type"] = file.type;
+  if (coding) headers["Content-Encoding"] = coding;
+  return c.body(rep.body, 200, headers);
+}
+
+/** If-None-Match by the weak comparison RFC 9110 prescribes for it; `*` matches anything. */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === "*") return true;
+  const bare = (t: string) => t.trim().replace(/^W\//, "");
+  return header.split(",").some((t) => bare(t) === bare(etag));
 }

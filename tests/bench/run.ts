@@ -9,6 +9,7 @@ import { DEMO, testApp } from "../helpers.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
 import { seedRequests } from "./seed.ts";
+import { benchWire } from "./wire.ts";
 
 const root = new URL("../../", import.meta.url).pathname;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -224,3 +225,6 @@ const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(", ");
 // against a bare Deno.Kv checked atomic write (same process, same run). See decisions.ts.
 await benchDecisions(line);
 await benchCreates(line);
+
+// Issue 9 item 6: bytes on the wire (first load before the PIN pad, pwalists). See wire.ts.
+await benchWire(line);

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import * as esbuild from "esbuild";
 import { build, type BuildReport, type Flavour, injectShell } from "../../build.ts";
 import { isSkipWaiting, listenForSkipWaiting } from "../../client/sw/messages.ts";
@@ -138,6 +139,53 @@ function checkSizes(report: BuildReport): void {
   assert.equal(report.firstLoadJsGzip, sum);
 }
 
+/** Every compressible file has smaller .br and .gz copies that decode to it; none is precached. */
+async function checkPrecompressed(report: BuildReport): Promise<void> {
+  const compressible = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
+  const list = precacheList(await Deno.readTextFile(join(report.outDir, "sw.js")));
+  const onDisk: string[] = [];
+  for (const f of report.files) {
+    const path = join(report.outDir, f.path);
+    for (
+      const [coding, suffix, decode] of [
+        ["br", ".br", brotliDecompressSync],
+        ["gzip", ".gz", gunzipSync],
+      ] as const
+    ) {
+      const copy = await Deno.readFile(path + suffix).catch(() => null);
+      assert.equal(!!copy, f.precompressed.includes(coding), `${f.path}${suffix} vs report`);
+      if (!copy) continue;
+      onDisk.push(f.path + suffix);
+      assert.ok(compressible.test(f.path), `${f.path} is not text, yet has ${suffix}`);
+      assert.ok(copy.length < f.bytes, `${f.path}${suffix} is no smaller`);
+      assert.deepEqual(
+        new Uint8Array(decode(copy)),
+        await Deno.readFile(path),
+        `${f.path}${suffix}`,
+      );
+      if (coding === "br") assert.equal(f.brotliBytes, copy.length);
+      if (coding === "gzip") assert.equal(f.gzipBytes, copy.length);
+    }
+    if (!f.precompressed.includes("br")) assert.equal(f.brotliBytes, f.bytes, f.path);
+    assert.ok(!/\.(?:br|gz)$/.test(f.path), `${f.path}: copies are not files of the report`);
+  }
+  // Every shell file a browser loads before the PIN pad has both copies.
+  for (const path of ["/index.html", "/sw.js", report.css!, ...report.firstLoadJs]) {
+    const f = report.files.find((f) => f.path === path);
+    assert.deepEqual(f?.precompressed, ["br", "gzip"], path);
+  }
+  assert.ok(onDisk.length > 0);
+  for (const copy of onDisk) assert.ok(!list.has(copy), `${copy} is precached`);
+  const byPath = new Map(report.files.map((f) => [f.path, f]));
+  const brotli = (paths: string[]) => paths.reduce((n, p) => n + byPath.get(p)!.brotliBytes, 0);
+  assert.equal(report.firstLoadJsBrotli, brotli(report.firstLoadJs));
+  assert.equal(
+    report.firstLoadBrotli,
+    brotli(["/index.html", report.css!, ...report.firstLoadJs]),
+  );
+  assert.ok(report.firstLoadJsBrotli < report.firstLoadJsGzip);
+}
+
 Deno.test({
   name: "[build] preact and react flavours",
   sanitizeResources: false,
@@ -166,6 +214,10 @@ Deno.test({
         await t.step(
           `[build] ${flavour}: first-load JS sizes are reported`,
           () => checkSizes(report),
+        );
+        await t.step(
+          `[build] ${flavour}: text files get .br and .gz copies, none of them precached`,
+          () => checkPrecompressed(report),
         );
       }
       await t.step("[build] preact flavour carries no React code", async () => {
