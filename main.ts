@@ -13,6 +13,6 @@ const support = meta?.organisation.supportUrl;
 const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [] });
 Deno.serve({
   port: config.PORT,
-  hostname: config.HOSTNAME,
+  hostname: config.LISTEN_HOST,
   onListen: ({ port }) => console.log(`QCard listening on http://localhost:${port}/`),
 }, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));

@@ -1,8 +1,9 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
 import { requireBearer } from "./middleware/auth.ts";
+import { bufferedBody } from "./middleware/body.ts";
+import { devOnly } from "./middleware/peer.ts";
 import { compress } from "./middleware/compress.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
@@ -10,6 +11,9 @@ import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
+
+/** Pages for developers and tests (later /_issuer): see devOnly. */
+export const DEV_PAGES = ["/_outbox"];
 
 /** JSON bodies larger than this are refused with 413 before they are read. */
 export const MAX_JSON_BODY = 64 * 1024;
@@ -33,14 +37,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
     c.header("Cache-Control", "no-store");
   });
   api.use("*", compress());
-  api.use(
-    "*",
-    bodyLimit({
-      maxSize: MAX_JSON_BODY,
-      onError: (c) =>
-        c.json({ error: "payload_too_large", message: "The request body is too large" }, 413),
-    }),
-  );
+  api.use("*", bufferedBody({ maxSize: MAX_JSON_BODY }));
   api.route("/", sessionRoutes());
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());
@@ -51,6 +48,8 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   });
   app.route("/bonita", api);
 
+  // Development pages: loopback (or DEV_SECRET) only, never in production.
+  for (const page of DEV_PAGES) app.use(`${page}/*`, devOnly());
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
   staticRoutes(app, deps.config);
 

@@ -11,7 +11,11 @@ const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" |
  */
 export const ConfigSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8000),
-  HOSTNAME: z.string().default("0.0.0.0"),
+  /**
+   * Listen address. Loopback unless set: `HOSTNAME` is not read, since Docker and Kubernetes
+   * set it to the container's name.
+   */
+  LISTEN_HOST: z.string().min(1).default("127.0.0.1"),
   APP_ENV: z.enum(["development", "production"]).default("development"),
   KV_PATH: z.string().default("./data/qcard.kv"),
   STATIC_DIR: z.string().default("./dist/preact"),
@@ -25,7 +29,18 @@ export const ConfigSchema = z.object({
   SMTP_PASS: z.string().optional(),
   DEMO_ORG: bool.default(true),
   ORG_FILE: z.string().optional(),
-  CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 14).default(60 * 24 * 3),
+  /** Lifetime of an emailed activation code (see the README's security model). */
+  CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 14).default(60 * 24),
+  /** Lifetime of a code sent through lost activation, bound to the device that asked. */
+  BOUND_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24).default(30),
+  /** Code checks per day for the whole organisation before the safe mode (README). */
+  ACTIVATION_CHECKS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
+  /** Bearer tokens unused for this many days stop working. */
+  TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Opens the development pages (/_outbox…) to non-loopback callers that send it. */
+  DEV_SECRET: z.string().min(16).optional(),
+  /** A request body not received in full within this time is refused (408). */
+  BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   PIN_HASH_ITERATIONS: z.coerce.number().int().min(1000).default(100_000),
   UPSTREAM_URL: z.url().optional(),
   /** Check every answer against the contract (drift shows in tests); off in production. */

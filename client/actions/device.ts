@@ -91,6 +91,17 @@ export async function openToken(
   return { token, key };
 }
 
+/**
+ * The server rotates the bearer token at every unlock: seal the new one under the same key
+ * (same salt and iterations: no second PBKDF2 run) in the cookie and in QCDB.
+ */
+export async function replaceToken(token: string, key: CryptoKey, sealed: Sealed): Promise<void> {
+  const text = serializeSealed(await seal(key, sealed.kdf, token));
+  setCookie(COOKIE_NAMES.encToken, text);
+  const pinlength = storedPinLength() ?? 6;
+  await putToken({ token: text, pin: sealed.kdf.salt, pinlength });
+}
+
 export function adoptSession(token: string, key: CryptoKey): void {
   credentials.bearer = token;
   deviceKey = key;

@@ -24,6 +24,7 @@ import {
   ensureDeviceId,
   lock,
   openToken,
+  replaceToken,
   resetPinFailures,
   storedPinLength,
   storedSealed,
@@ -91,11 +92,15 @@ export async function connectDevice(code: string): Promise<void> {
     } catch (err) {
       // spec §8: invalid activation code → the dialog shakes.
       fail(
-        err instanceof ApiError && err.status === 429
+        !(err instanceof ApiError)
+          ? messageOf(err)
+          : err.code === "code_resent"
+          ? t("activation.codeResent")
+          : err.code === "code_throttled"
+          ? t("activation.throttled")
+          : err.status === 429
           ? t("activation.tooMany")
-          : err instanceof ApiError
-          ? t("activation.invalidCode")
-          : messageOf(err),
+          : t("activation.invalidCode"),
       );
     }
   });
@@ -144,17 +149,23 @@ export async function unlock(pin: string): Promise<void> {
     } catch (err) {
       if (!(err instanceof WrongKeyError)) throw err;
     }
+    let token = opened?.token;
     try {
-      await call(session.checkPinValid, { body: { token: opened?.token ?? "", pin } });
+      const r = await call(session.checkPinValid, { body: { token: opened?.token ?? "", pin } });
+      // A rotated token replaces the sealed one (offline unlocks keep the current one).
+      if (opened && r.token) {
+        await replaceToken(r.token, opened.key, sealed);
+        token = r.token;
+      }
     } catch (err) {
       if (err instanceof ApiError && err.code === "unregistered") {
         return await wipeAndRestart(t(opened ? "pin.unregistered" : "pin.wiped"));
       }
       if (!(err instanceof NetworkError) || !opened) return await wrongPin();
     }
-    if (!opened) return await wrongPin();
+    if (!opened || !token) return await wrongPin();
     resetPinFailures();
-    adoptSession(opened.token, opened.key);
+    adoptSession(token, opened.key);
     padMessage.value = null;
     await enterMain();
   });

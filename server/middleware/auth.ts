@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import { DEVICE_ID_HEADER, DeviceId } from "../../client/api/contract/endpoint.ts";
 import { badRequest, unauthorized } from "../errors.ts";
 import { sha256 } from "../domain/secrets.ts";
+import { tokenIdle, touchToken } from "../domain/pin_check.ts";
 import type { AppEnv, AuthContext } from "../env.ts";
 
 /** The auth scheme is case-insensitive (RFC 9110 §11.1). */
@@ -10,6 +11,8 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/i;
 /**
  * Resolves `Authorization: Bearer` to an active device and its user by the stored token
  * hash (one hash, one or two KV reads; hono's bearerAuth would hash twice per call).
+ * A token idle past TOKEN_IDLE_DAYS no longer authenticates; the previous token of a
+ * rotation works until the new one is first used.
  */
 export async function authenticate(c: Context<AppEnv>): Promise<AuthContext | null> {
   const m = BEARER.exec(c.req.header("authorization") ?? "");
@@ -18,8 +21,12 @@ export async function authenticate(c: Context<AppEnv>): Promise<AuthContext | nu
   const hash = await sha256(m[1]);
   const ref = await store.devices.byTokenHash(hash);
   if (!ref) return null;
-  const device = (await store.devices.get(ref.deviceId)).value;
-  if (!device || device.status !== "active" || device.tokenHash !== hash) return null;
+  const entry = await store.devices.get(ref.deviceId);
+  const device = entry.value;
+  if (!device || device.status !== "active") return null;
+  if (device.tokenHash !== hash && device.prevTokenHash !== hash) return null;
+  if (tokenIdle(c.var.deps, device)) return null;
+  await touchToken(c.var.deps, entry as Deno.KvEntry<typeof device>, hash);
   const user = await store.users.get(device.userOid);
   return user ? { user, device } : null;
 }

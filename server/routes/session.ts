@@ -4,48 +4,24 @@ import type * as z from "zod/mini";
 import { session, Settings as SettingsSchema } from "../../client/api/contract/session.ts";
 import { checkPin } from "../../client/lib/pin_rules.ts";
 import { APP_VERSION } from "../config.ts";
-import { badRequest, forbidden, HttpError, notFound, tooMany, unprocessable } from "../errors.ts";
-import type { AppEnv, Deps } from "../env.ts";
-import { sendActivation } from "../domain/activation.ts";
+import { badRequest, forbidden, HttpError, notFound, unprocessable } from "../errors.ts";
+import type { AppEnv } from "../env.ts";
+import { checkActivationCode } from "../domain/code_check.ts";
+import { checkAnswer, NoQuestions, questionFor } from "../domain/lost_activation.ts";
+import { checkPinAttempt, tokenOf } from "../domain/pin_check.ts";
 import { listRows } from "../domain/request_views.ts";
-import { hashSecret, newToken, normaliseAnswer, sha256, verifySecret } from "../domain/secrets.ts";
+import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
+import { addressKey } from "../middleware/peer.ts";
 import { dictionary, pickLocale, translate } from "../i18n.ts";
 import type { Device } from "../store/devices.ts";
 import { route } from "./define.ts";
 
 type Settings = z.infer<typeof SettingsSchema>;
 
-/** spec §9: five failed PIN attempts unregister the device. */
-export const MAX_PIN_FAILURES = 5;
-const HOUR = 3_600_000;
-const QUARTER = 900_000;
-/** Limits per window: activation emails and secret answers, per email and per device. */
-export const LIMITS = {
-  emailPerAddress: 5,
-  emailPerDevice: 10,
-  codeChecksPerDevice: 10,
-  codeChecksPerAddress: 60,
-};
-
-/** The peer address Deno.serve hands to app.fetch (absent under app.request in tests). */
-function clientAddress(c: Context<AppEnv>): string {
-  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
-  return env?.remoteAddr?.hostname ?? "local";
-}
-
-async function limit(deps: Deps, kind: string, key: string, max: number, windowMs: number) {
-  if (!(await deps.store.rateLimits.hit(kind, key, max, windowMs))) throw tooMany();
-}
-
 async function commitOr409(op: Deno.AtomicOperation): Promise<void> {
   if (!(await op.commit()).ok) {
     throw new HttpError(409, "conflict", "The record changed meanwhile, please retry");
   }
-}
-
-/** A device's token must match for unregister/check calls that carry one. */
-async function tokenMatches(d: Device, token: string): Promise<boolean> {
-  return token !== "" && (await sha256(token)) === d.tokenHash;
 }
 
 export function sessionRoutes(): Hono<AppEnv> {
@@ -119,38 +95,30 @@ export function sessionRoutes(): Hono<AppEnv> {
     const deps = c.var.deps;
     const { store } = deps;
     const id = deviceId!;
-    const addr = clientAddress(c);
-    // Every check counts before it is evaluated, atomically, so parallel guesses cannot
-    // slip past the limit (a code has only 10^5 values).
-    await limit(deps, "codecheck-dev", id, LIMITS.codeChecksPerDevice, QUARTER);
-    await limit(deps, "codecheck-ip", addr, LIMITS.codeChecksPerAddress, QUARTER);
-    const codeHash = await sha256(body.verificationcode);
-    const rec = await store.codes.get(codeHash);
-    const now = deps.now();
-    const v = rec.value;
-    if (!v || v.expiresAt <= now || (v.claimedBy && v.claimedBy !== id)) {
-      throw badRequest("invalid_code", "This activation code is not valid");
-    }
-    const user = await store.users.get(v.userOid);
-    if (!user) throw badRequest("invalid_code", "This activation code is not valid");
     const existing = await store.devices.get(id);
     if (existing.value && existing.value.status === "active") {
       throw forbidden("already_active", "This device is already activated");
     }
+    const check = await checkActivationCode(deps, id, addressKey(c), body.verificationcode);
+    const t = await translate(pickLocale(c.req.header("accept-language")));
+    if (check.kind === "resent") throw forbidden("code_resent", t("activation.codeResent"));
+    if (check.kind === "invalid") throw badRequest("invalid_code", t("activation.invalidCode"));
+    const { entry, user } = check;
+    const now = deps.now();
     const token = newToken();
     const device: Device = {
       deviceId: id,
       userOid: user.oid,
       status: "pending",
       tokenHash: await sha256(token),
-      codeHash,
+      codeHash: entry.value.codeHash,
       pinFailures: 0,
       createdAt: now,
       screen: screenOf(c),
     };
-    const op = store.kv.atomic().check(rec).check(existing);
+    const op = store.kv.atomic().check(entry).check(existing);
     if (existing.value) store.devices.remove(op, existing.value);
-    store.codes.put(op, { ...v, claimedBy: id }, now);
+    store.codes.put(op, { ...entry.value, claimedBy: id }, now);
     store.devices.put(op, device);
     await commitOr409(op);
     return { status: "OK" as const, token, fname: user.fname };
@@ -186,6 +154,7 @@ export function sessionRoutes(): Hono<AppEnv> {
       pin: await hashSecret(body.pin, deps.config.PIN_HASH_ITERATIONS),
       pinFailures: 0,
       activatedAt: now,
+      lastSeenAt: now,
     };
     const op = store.kv.atomic().check(rec).check(dev);
     store.devices.remove(op, d);
@@ -201,51 +170,13 @@ export function sessionRoutes(): Hono<AppEnv> {
   });
 
   route(app, session.checkPinValid, async ({ c, body, deviceId }) => {
-    const deps = c.var.deps;
-    const { store } = deps;
-    for (let attempt = 0; attempt < 5; attempt++) {
-      const dev = await store.devices.get(deviceId!);
-      const d = dev.value;
-      if (!d || d.status !== "active" || !d.pin) {
-        throw forbidden("unregistered", "This device is not registered");
-      }
-      const ok = (await verifySecret(body.pin, d.pin)) &&
-        (body.token === "" || await tokenMatches(d, body.token));
-      if (ok && body.token !== "") {
-        if (d.pinFailures === 0) return { status: "OK" as const, useEnc: true };
-        const r = await store.devices.put(store.kv.atomic().check(dev), { ...d, pinFailures: 0 })
-          .commit();
-        if (r.ok) return { status: "OK" as const, useEnc: true };
-        continue;
-      }
-      // A right PIN without a token proves nothing to us: only a wrong one is counted.
-      if (ok) throw badRequest("token_required", "The token is required");
-      const failures = d.pinFailures + 1;
-      if (failures >= MAX_PIN_FAILURES) {
-        const r = await store.devices.remove(store.kv.atomic().check(dev), d).commit();
-        if (!r.ok) continue;
-        await deps.events.publish({
-          type: "device.unregistered",
-          userOid: d.userOid,
-          deviceId: d.deviceId,
-          reason: "pin_failures",
-        });
-        throw forbidden("unregistered", "Too many wrong PINs: the device was unregistered");
-      }
-      const r = await store.devices.put(store.kv.atomic().check(dev), {
-        ...d,
-        pinFailures: failures,
-      })
-        .commit();
-      if (!r.ok) continue;
-      throw forbidden("wrong_pin", "Wrong PIN", { attemptsLeft: MAX_PIN_FAILURES - failures });
-    }
-    throw new HttpError(409, "conflict", "Please retry");
+    const { token } = await checkPinAttempt(c.var.deps, deviceId!, body.token, body.pin);
+    return { status: "OK" as const, useEnc: true, token };
   });
 
   route(app, session.checkRegistered, async ({ c, body, deviceId }) => {
     const d = (await c.var.deps.store.devices.get(deviceId!)).value;
-    const ok = d && d.status === "active" && (await tokenMatches(d, body.token));
+    const ok = d && d.status === "active" && !!(await tokenOf(d, body.token));
     return { status: ok ? "OK" as const : "NOT_REGISTERED" as const };
   });
 
@@ -253,7 +184,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     const deps = c.var.deps;
     const dev = await deps.store.devices.get(deviceId!);
     const d = dev.value;
-    if (!d || !(await tokenMatches(d, body.token))) {
+    if (!d || !(await tokenOf(d, body.token))) {
       throw forbidden("not_registered", "This device is not registered with this token");
     }
     await commitOr409(deps.store.devices.remove(deps.store.kv.atomic().check(dev), d));
@@ -268,34 +199,36 @@ export function sessionRoutes(): Hono<AppEnv> {
 
   route(app, session.activationEmail, async ({ c, body, deviceId }) => {
     const deps = c.var.deps;
-    const email = body.email.toLowerCase();
-    await limit(deps, "actmail-dev", deviceId!, LIMITS.emailPerDevice, HOUR);
-    await limit(deps, "actmail-email", email, LIMITS.emailPerAddress, HOUR);
-    const user = await deps.store.users.byEmail(email);
-    const t = await translate(pickLocale(c.req.header("accept-language")));
-    // spec §8: lost activation with no previous activation.
-    if (!user) throw notFoundWith("no_previous_activation", t("lost.noPrevious"));
-    const q = await deps.store.org.secretQuestion(user.secret.questionOid);
-    if (!q) throw notFoundWith("no_previous_activation", t("lost.noPrevious"));
-    const locale = pickLocale(c.req.header("accept-language"), user.locale);
-    return {
-      question: { id: q.oid, key: q.key, text: q.text[locale as "en" | "fr"] ?? q.text.en },
-    };
+    const email = body.email.trim().toLowerCase();
+    let q;
+    try {
+      q = await questionFor(deps, email, deviceId!, addressKey(c));
+    } catch (err) {
+      if (!(err instanceof NoQuestions)) throw err;
+      // spec §8: said the same way for every address, so it reveals none.
+      const t = await translate(pickLocale(c.req.header("accept-language")));
+      throw new HttpError(404, "no_previous_activation", t("lost.noPrevious"));
+    }
+    const locale = pickLocale(c.req.header("accept-language")) as "en" | "fr";
+    return { question: { id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en } };
   });
 
   route(app, session.secretAnswer, async ({ c, body, deviceId }) => {
     const deps = c.var.deps;
-    const email = body.email.toLowerCase();
-    await limit(deps, "answer-dev", deviceId!, LIMITS.emailPerDevice, HOUR);
-    await limit(deps, "answer-email", email, LIMITS.emailPerAddress, HOUR);
-    const user = await deps.store.users.byEmail(email);
-    const t = await translate(pickLocale(c.req.header("accept-language"), user?.locale));
-    const right = user && user.secret.questionOid === body.questOid &&
-      (await verifySecret(normaliseAnswer(body.answer), user.secret.answer));
+    const email = body.email.trim().toLowerCase();
+    const t = await translate(pickLocale(c.req.header("accept-language")));
+    let outcome;
+    try {
+      outcome = await checkAnswer(deps, email, body.questOid, body.answer, deviceId!);
+    } catch (err) {
+      if (err instanceof HttpError && err.code === "too_many_codes") {
+        throw new HttpError(429, "too_many_codes", t("lost.tooManyCodes"));
+      }
+      throw err;
+    }
     // spec §8: one message for every failure, so answers cannot be probed apart from emails.
-    if (!right) throw badRequest("wrong_answer", t("common.somethingWrong"));
-    await sendActivation(deps, user);
-    return { message: t("lost.sent") };
+    if (outcome === "wrong") throw badRequest("wrong_answer", t("common.somethingWrong"));
+    return { message: t(outcome === "sent" ? "lost.sent" : "lost.sentIfRight") };
   });
 
   route(app, session.supportUrl, async ({ c }) => ({
@@ -311,10 +244,6 @@ export function sessionRoutes(): Hono<AppEnv> {
   });
 
   return app;
-}
-
-function notFoundWith(code: string, message: string): HttpError {
-  return new HttpError(404, code, message);
 }
 
 function screenOf(c: Context<AppEnv>): Device["screen"] {

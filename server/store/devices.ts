@@ -10,6 +10,13 @@ export interface Device {
   status: "pending" | "active";
   /** Hash of the bearer token; the token itself is never stored. */
   tokenHash: string;
+  /**
+   * The token this one replaced at the last unlock, honoured until the new one is first
+   * used: a rotation whose answer was lost must not turn the right PIN into a failure.
+   */
+  prevTokenHash?: string;
+  /** Last unlock or first use of the day: tokens idle for TOKEN_IDLE_DAYS expire. */
+  lastSeenAt?: number;
   /** The verification code hash this device claimed (pending only). */
   codeHash?: string;
   pin?: SaltedHash;
@@ -38,15 +45,24 @@ export class DeviceRepo {
   }
 
   put(op: Deno.AtomicOperation, d: Device): Deno.AtomicOperation {
-    return op.set(["device", d.deviceId], d)
-      .set(["token", d.tokenHash], { deviceId: d.deviceId, userOid: d.userOid })
+    const ref = { deviceId: d.deviceId, userOid: d.userOid };
+    op.set(["device", d.deviceId], d).set(["token", d.tokenHash], ref)
       .set(["device_by_user", d.userOid, d.deviceId], true);
+    if (d.prevTokenHash) op.set(["token", d.prevTokenHash], ref);
+    return op;
+  }
+
+  /** Drops the token index entry of a hash the device no longer honours. */
+  forgetToken(op: Deno.AtomicOperation, hash: string): Deno.AtomicOperation {
+    return op.delete(["token", hash]);
   }
 
   /** Removes a device and everything that lets it in. */
   remove(op: Deno.AtomicOperation, d: Device): Deno.AtomicOperation {
-    return op.delete(["device", d.deviceId]).delete(["token", d.tokenHash])
+    op.delete(["device", d.deviceId]).delete(["token", d.tokenHash])
       .delete(["device_by_user", d.userOid, d.deviceId]);
+    if (d.prevTokenHash) op.delete(["token", d.prevTokenHash]);
+    return op;
   }
 
   async forUser(userOid: string): Promise<Device[]> {

@@ -64,8 +64,11 @@ function assertErrorBody(r: Res, status: number, error?: string) {
 }
 
 /** A GET outside /bonita (the helper's `call` always prefixes /bonita). */
+/** A GET as a caller on this machine (loopback), the only one development pages answer. */
+const LOCAL = { remoteAddr: { hostname: "127.0.0.1" } };
+
 async function get(api: TestApi, path: string, headers: Record<string, string> = {}) {
-  const res = await api.app.request(path, { headers });
+  const res = await api.app.request(path, { headers }, LOCAL);
   const text = await res.text();
   let json: Record<string, unknown> | null = null;
   try {
@@ -130,10 +133,11 @@ Deno.test(
     assertErrorBody(big, 413, "payload_too_large");
     assertSecurityHeaders(big.res, "413");
     let last: Res | undefined;
-    for (let i = 0; i < 6; i++) {
+    const device = api.newDeviceId();
+    for (let i = 0; i < 11; i++) {
       last = await api.call("POST", `${E}/pwaactivationemail`, {
         body: { email: DEMO.employee },
-        headers: { "device-id": api.newDeviceId() },
+        headers: { "device-id": device },
       });
     }
     assertErrorBody(last!, 429, "rate_limited");
@@ -342,14 +346,19 @@ Deno.test("[app] parseConfig refuses the outbox in production", () => {
   assert.equal(ok.MAIL_TRANSPORT, "smtp");
 });
 
-Deno.test("[app] parseConfig defaults to the demo set-up with a 3-day code lifetime", () => {
+Deno.test("[app] parseConfig defaults: demo set-up, loopback, 1-day codes, 90-day tokens", () => {
   const c = parseConfig({});
   assert.equal(c.APP_ENV, "development");
   assert.equal(c.MAIL_TRANSPORT, "outbox");
-  assert.equal(c.CODE_TTL_MINUTES, 3 * 24 * 60);
+  assert.equal(c.CODE_TTL_MINUTES, 24 * 60);
+  assert.equal(c.TOKEN_IDLE_DAYS, 90);
   assert.equal(c.DEMO_ORG, true);
+  // Loopback unless LISTEN_HOST says otherwise; HOSTNAME (a container's name) is not read.
+  assert.equal(c.LISTEN_HOST, "127.0.0.1");
+  assert.equal(parseConfig({ HOSTNAME: "qcard-7f9c" }).LISTEN_HOST, "127.0.0.1");
+  assert.equal(parseConfig({ LISTEN_HOST: "0.0.0.0" }).LISTEN_HOST, "0.0.0.0");
   // Empty values count as unset; bad values are named.
-  assert.equal(parseConfig({ CODE_TTL_MINUTES: "" }).CODE_TTL_MINUTES, 3 * 24 * 60);
+  assert.equal(parseConfig({ CODE_TTL_MINUTES: "" }).CODE_TTL_MINUTES, 24 * 60);
   assert.throws(() => parseConfig({ CODE_TTL_MINUTES: "soon" }), /CODE_TTL_MINUTES/);
   assert.throws(() => parseConfig({ PIN_HASH_ITERATIONS: "10" }), /PIN_HASH_ITERATIONS/);
 });

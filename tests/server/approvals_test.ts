@@ -324,7 +324,8 @@ Deno.test(
     assert.deepEqual(evs.filter((e) => e.type === "request.decided"), [
       { type: "request.decided", userOid: emp.oid, requestOid: x.oid, statusCode: "accepted" },
     ]);
-  }),
+    // The clock jumps to 2028: tokens must not expire idle meanwhile (TOKEN_IDLE_DAYS).
+  }, { TOKEN_IDLE_DAYS: "3650" }),
 );
 
 Deno.test(
@@ -962,7 +963,8 @@ Deno.test(
     ]);
     assert.deepEqual((await list(api, mgr.h)).map((r) => r.purpose), ["B", "C"]);
     assert.equal(rows[0].oid, b.oid);
-  }),
+    // The clock jumps to 2028: tokens must not expire idle meanwhile (TOKEN_IDLE_DAYS).
+  }, { TOKEN_IDLE_DAYS: "3650" }),
 );
 
 Deno.test(

@@ -1650,7 +1650,8 @@ Deno.test(
     const m = await get(api, mgr.h, "pwalists");
     const mrows = (m.json.expenses as { expenseslist: { id: string }[] }).expenseslist;
     assert.deepEqual(mrows.map((r) => r.id), ["R000004"]);
-  }),
+    // The clock jumps to 2028: tokens must not expire idle meanwhile (TOKEN_IDLE_DAYS).
+  }, { TOKEN_IDLE_DAYS: "3650" }),
 );
 
 // ---------------------------------------------------------------------------------------------

@@ -138,7 +138,9 @@ export const session = {
     auth: "device",
     // token is empty when the PIN could not decrypt it locally: the server still counts the try.
     body: z.object({ token: z.union([Token, z.literal("")]), pin: Pin6 }),
-    response: z.object({ status: z.literal("OK"), useEnc: z.boolean() }),
+    // Our server rotates the token at every unlock and sends the new one; an upstream
+    // (relay mode) may not, and then the sealed token stays as it is.
+    response: z.object({ status: z.literal("OK"), useEnc: z.boolean(), token: z.optional(Token) }),
   }),
   unregister: endpoint({
     method: "POST",

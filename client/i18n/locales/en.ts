@@ -33,6 +33,10 @@ export const en = {
   "activation.connect": "Connect device",
   "activation.invalidCode": "This activation code is not valid",
   "activation.tooMany": "Too many attempts, try again later",
+  "activation.codeResent":
+    "For your security a new code was sent to your email. Enter it on this device.",
+  "activation.throttled":
+    "Too many attempts from your network. Tap 'Send activation email' to get a code for this device.",
 
   "lost.title": "Send activation email",
   "lost.emailPrompt": "Enter the email address of your account",
@@ -42,6 +46,9 @@ export const en = {
   "lost.answer": "Answer",
   "lost.sendAnswer": "Send answer",
   "lost.noPrevious": "No previous activation found",
+  "lost.sentIfRight":
+    "If your answer is right, a new activation email is on its way. Enter its code to activate this device.",
+  "lost.tooManyCodes": "Too many codes were sent to this address today. Try again tomorrow.",
   "lost.sent": "A new activation email has been sent. Enter its code to activate this device.",
 
   "pin.defineTitle": "Choose your PIN",

@@ -35,6 +35,10 @@ export const fr: Dictionary = {
   "activation.connect": "Connecter l’appareil",
   "activation.invalidCode": "Ce code d’activation n’est pas valide",
   "activation.tooMany": "Trop de tentatives, réessayez plus tard",
+  "activation.codeResent":
+    "Par sécurité, un nouveau code a été envoyé à votre adresse e-mail. Saisissez-le sur cet appareil.",
+  "activation.throttled":
+    "Trop de tentatives depuis votre réseau. Touchez « Envoyer l’e-mail d’activation » pour recevoir un code pour cet appareil.",
 
   "lost.title": "Envoyer l’e-mail d’activation",
   "lost.emailPrompt": "Saisissez l’adresse e-mail de votre compte",
@@ -44,6 +48,9 @@ export const fr: Dictionary = {
   "lost.answer": "Réponse",
   "lost.sendAnswer": "Envoyer la réponse",
   "lost.noPrevious": "Aucune activation précédente trouvée",
+  "lost.sentIfRight":
+    "Si votre réponse est juste, un nouvel e-mail d’activation est en route. Saisissez son code pour activer cet appareil.",
+  "lost.tooManyCodes": "Trop de codes ont été envoyés à cette adresse aujourd’hui. Réessayez demain.",
   "lost.sent":
     "Un nouvel e-mail d’activation a été envoyé. Saisissez son code pour activer cet appareil.",
 

@@ -1,0 +1,138 @@
+import type { Deps } from "../env.ts";
+import { forbidden, HttpError } from "../errors.ts";
+import type { Device } from "../store/devices.ts";
+import { newToken, sha256, verifySecret } from "./secrets.ts";
+
+/** spec §9: five failed PIN attempts unregister the device. */
+export const MAX_PIN_FAILURES = 5;
+const DAY = 86_400_000;
+
+/** Whether a device's token has gone unused past TOKEN_IDLE_DAYS. */
+export function tokenIdle(deps: Deps, d: Device): boolean {
+  const seen = d.lastSeenAt ?? d.activatedAt ?? d.createdAt;
+  return deps.now() - seen > deps.config.TOKEN_IDLE_DAYS * DAY;
+}
+
+/** The presented token is the device's current one, or the one it just replaced. */
+export async function tokenOf(d: Device, token: string): Promise<"current" | "previous" | null> {
+  if (!token) return null;
+  const h = await sha256(token);
+  return h === d.tokenHash ? "current" : h === d.prevTokenHash ? "previous" : null;
+}
+
+const pause = (i: number) => new Promise((r) => setTimeout(r, Math.random() * 4 * (i + 1)));
+const busy = () => new HttpError(409, "conflict", "Please retry");
+
+/**
+ * spec §7 pwacheckpinvalid, counted before it is evaluated (GUIDE §5): each attempt first
+ * commits pinFailures + 1 on the device's version, so N parallel guesses count N and at
+ * most MAX_PIN_FAILURES are ever evaluated. The token is compared first (cheap) and the
+ * PIN hash runs only when it matches, so without the device's token every PIN, right or
+ * wrong, gets the same counted 'wrong_pin'. A success resets the count and rotates the
+ * token: the answer carries the new one.
+ */
+export async function checkPinAttempt(
+  deps: Deps,
+  deviceId: string,
+  token: string,
+  pin: string,
+): Promise<{ token: string }> {
+  const { store } = deps;
+  for (let i = 0; i < 40; i++) {
+    const entry = await store.devices.get(deviceId);
+    const d = entry.value;
+    if (!d || d.status !== "active" || !d.pin) {
+      throw forbidden("unregistered", "This device is not registered");
+    }
+    if (d.pinFailures >= MAX_PIN_FAILURES || tokenIdle(deps, d)) {
+      if (await unregister(deps, entry as Deno.KvEntry<Device>)) {
+        throw forbidden("unregistered", "Too many wrong PINs: the device was unregistered");
+      }
+      continue;
+    }
+    const counted: Device = { ...d, pinFailures: d.pinFailures + 1 };
+    const r = await store.devices.put(store.kv.atomic().check(entry), counted).commit();
+    if (!r.ok) {
+      await pause(i);
+      continue;
+    }
+    const which = await tokenOf(d, token);
+    if (which && (await verifySecret(pin, d.pin))) return await rotate(deps, deviceId, token);
+    if (counted.pinFailures >= MAX_PIN_FAILURES) {
+      const now = await store.devices.get(deviceId);
+      if (now.value && now.value.pinFailures >= MAX_PIN_FAILURES) {
+        await unregister(deps, now as Deno.KvEntry<Device>);
+      }
+      throw forbidden("unregistered", "Too many wrong PINs: the device was unregistered");
+    }
+    throw forbidden("wrong_pin", "Wrong PIN", {
+      attemptsLeft: MAX_PIN_FAILURES - counted.pinFailures,
+    });
+  }
+  throw busy();
+}
+
+/**
+ * After a right PIN: failures back to 0 and a new token. The presented token stays honoured
+ * (as `prevTokenHash`) until the new one is first used, in case this answer is lost.
+ */
+async function rotate(deps: Deps, deviceId: string, presented: string): Promise<{ token: string }> {
+  const { store } = deps;
+  const token = newToken();
+  const [hash, prev] = [await sha256(token), await sha256(presented)];
+  for (let i = 0; i < 40; i++) {
+    const entry = await store.devices.get(deviceId);
+    const d = entry.value;
+    if (!d || d.status !== "active") {
+      throw forbidden("unregistered", "This device is not registered");
+    }
+    const op = store.kv.atomic().check(entry);
+    for (const old of [d.tokenHash, d.prevTokenHash]) {
+      if (old && old !== prev) store.devices.forgetToken(op, old);
+    }
+    const next: Device = {
+      ...d,
+      pinFailures: 0,
+      tokenHash: hash,
+      prevTokenHash: prev,
+      lastSeenAt: deps.now(),
+    };
+    if ((await store.devices.put(op, next).commit()).ok) return { token };
+    await pause(i);
+  }
+  throw busy();
+}
+
+/** Removes the device (checked); false when it changed meanwhile and must be re-read. */
+async function unregister(deps: Deps, entry: Deno.KvEntry<Device>): Promise<boolean> {
+  const { store } = deps;
+  const d = entry.value;
+  const ok = (await store.devices.remove(store.kv.atomic().check(entry), d).commit()).ok;
+  if (ok) {
+    await deps.events.publish({
+      type: "device.unregistered",
+      userOid: d.userOid,
+      deviceId: d.deviceId,
+      reason: tokenIdle(deps, d) ? "token_idle" : "pin_failures",
+    });
+  }
+  return ok;
+}
+
+/**
+ * Bearer use of a token: refuses an idle one; on the first use of a rotated token drops the
+ * previous one, and otherwise stamps lastSeenAt at most once a day (a write per call would
+ * cost every request a KV write).
+ */
+export async function touchToken(deps: Deps, entry: Deno.KvEntry<Device>, hash: string) {
+  const { store } = deps;
+  const d = entry.value;
+  const first = hash === d.tokenHash && !!d.prevTokenHash;
+  const stale = deps.now() - (d.lastSeenAt ?? d.activatedAt ?? d.createdAt) > DAY;
+  if (!first && !stale) return;
+  const op = store.kv.atomic().check(entry);
+  if (first) store.devices.forgetToken(op, d.prevTokenHash!);
+  const next: Device = { ...d, lastSeenAt: deps.now() };
+  if (first) delete next.prevTokenHash;
+  await store.devices.put(op, next).commit(); // a lost race leaves it for the next call
+}

@@ -1,0 +1,57 @@
+import type { Context, MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
+import { timingSafeEqual } from "../domain/secrets.ts";
+
+/** The peer address Deno.serve hands to app.fetch; null in-process (app.request). */
+export function peerAddress(c: Context<AppEnv>): string | null {
+  const env = c.env as { remoteAddr?: { hostname?: string } } | undefined;
+  return env?.remoteAddr?.hostname ?? null;
+}
+
+/**
+ * The key per-address limits count under: the IPv4 address, or the /64 of an IPv6 one
+ * (one subscriber gets a whole /64 and can rotate inside it for free).
+ */
+export function addressKey(c: Context<AppEnv>): string {
+  const a = peerAddress(c) ?? "in-process";
+  if (!a.includes(":") || a.startsWith("::ffff:")) return a.replace(/^::ffff:/, "");
+  const groups = expandIPv6(a);
+  return groups ? `${groups.slice(0, 4).join(":")}::/64` : a;
+}
+
+function expandIPv6(a: string): string[] | null {
+  const [head, tail] = a.split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail !== undefined && tail !== "" ? tail.split(":") : [];
+  if (tail === undefined) return h.length === 8 ? h : null;
+  const fill = 8 - h.length - t.length;
+  return fill < 0 ? null : [...h, ...Array(fill).fill("0"), ...t];
+}
+
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+export function isLoopback(addr: string | null): boolean {
+  if (!addr) return false;
+  const a = addr.replace(/^::ffff:/, "");
+  return a === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(a);
+}
+
+const FORWARDED = ["forwarded", "x-forwarded-for", "x-real-ip", "via"];
+
+/**
+ * Development pages (/_outbox, later /_issuer): never in production; otherwise only to a
+ * direct loopback peer (a request relayed by a proxy on this host carries forwarding
+ * headers and is not trusted as local) or to a caller presenting DEV_SECRET in the
+ * `x-dev-secret` header. Anyone else gets the same 404 as a path that does not exist.
+ */
+export function devOnly(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const { config } = c.var.deps;
+    const secret = c.req.header("x-dev-secret");
+    const local = isLoopback(peerAddress(c)) && !FORWARDED.some((h) => c.req.header(h));
+    const bySecret = !!config.DEV_SECRET && !!secret && timingSafeEqual(secret, config.DEV_SECRET);
+    if (config.APP_ENV === "production" || !(local || bySecret)) {
+      return c.json({ error: "not_found", message: "Not found" }, 404);
+    }
+    await next();
+  };
+}
