@@ -1,13 +1,18 @@
 import { createApp } from "./server/app.ts";
 import { parseConfig } from "./server/config.ts";
-import { makeDeps, seedIfEmpty } from "./server/boot.ts";
+import { makeDeps, seedIfEmpty, startDelivery } from "./server/boot.ts";
+import { describeMessaging } from "./server/messages/setup.ts";
 
 // main.ts only wires config → store → serve (GUIDE §2).
 const config = parseConfig(Deno.env.toObject());
 const deps = await makeDeps(config);
 if (await seedIfEmpty(deps)) {
-  console.log("Loaded the demo organisation; activation emails are in the outbox at /_outbox");
+  const where = deps.mail.kind === "outbox" ? "read them at /_outbox" : deps.mail.describe();
+  console.log(`Loaded the demo organisation; activation emails queued (${where})`);
 }
+console.log(describeMessaging(deps));
+// Delivery runs beside the server: a mail server away delays mail, never start-up or answers.
+startDelivery(deps);
 const meta = await deps.store.org.meta();
 const support = meta?.organisation.supportUrl;
 const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [] });

@@ -9,6 +9,7 @@ import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
+import { healthRoutes } from "./routes/health.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
 
@@ -50,6 +51,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
 
   // Development pages: loopback (or DEV_SECRET) only, never in production.
   for (const page of DEV_PAGES) app.use(`${page}/*`, devOnly());
+  app.route("/healthz", healthRoutes());
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
   staticRoutes(app, deps.config);
 

@@ -2,9 +2,8 @@ import { type Config, onDenoDeploy } from "./config.ts";
 import type { Deps } from "./env.ts";
 import { EventBus } from "./domain/events.ts";
 import { sendActivation } from "./domain/activation.ts";
-import { OutboxTransport } from "./mail/outbox.ts";
-import { SmtpTransport } from "./mail/smtp.ts";
-import type { MailTransport } from "./mail/transport.ts";
+import { buildMessaging, startDelivery as startWorker } from "./messages/setup.ts";
+import type { DeliveryWorker } from "./messages/worker.ts";
 import { importOrg } from "./org/import.ts";
 import { parseOrg } from "./org/schema.ts";
 import { openKv } from "./store/kv.ts";
@@ -12,28 +11,31 @@ import { createStore } from "./store/mod.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
 
-/** Opens the store and mail transport that config names, and assembles the deps. */
+/**
+ * Opens the store, builds the message queue and the transports config names, and assembles
+ * the deps. No side effects beyond opening KV: no connection, no worker (see startDelivery).
+ */
 export async function makeDeps(
   config: Config,
   kv?: Deno.Kv,
   opts: { log?: (line: string) => void } = {},
 ): Promise<Deps> {
   const store = createStore(kv ?? await openKv(config.KV_PATH, onDenoDeploy()));
-  let mail: MailTransport;
-  let outbox: OutboxTransport | undefined;
-  if (config.MAIL_TRANSPORT === "smtp") {
-    mail = new SmtpTransport({
-      host: config.SMTP_HOST!,
-      port: config.SMTP_PORT,
-      secure: config.SMTP_SECURE,
-      user: config.SMTP_USER,
-      pass: config.SMTP_PASS,
-      from: config.MAIL_FROM,
-    });
-  } else {
-    mail = outbox = new OutboxTransport(store.kv, opts.log);
-  }
-  return { config, store, mail, outbox, events: new EventBus(), now: Date.now };
+  // deps.now is read at each use: tests move the clock by replacing it.
+  const messaging = await buildMessaging(config, store.kv, () => deps.now(), opts.log);
+  const deps: Deps = { config, store, ...messaging, events: new EventBus(), now: Date.now };
+  return deps;
+}
+
+/**
+ * Starts delivering queued messages (Deno KV queue listener and sweeps): main.ts calls it
+ * once the store is ready. Stop it (`await worker.stop()`) before closing the KV.
+ */
+export function startDelivery(
+  deps: Deps,
+  opts: { log?: (line: string) => void } = {},
+): DeliveryWorker {
+  return startWorker(deps, opts);
 }
 
 export async function loadDemoOrg() {
@@ -44,8 +46,9 @@ export async function loadDemoOrg() {
 }
 
 /**
- * First start with an empty store: load the demo organisation (or ORG_FILE) and send every
- * user an activation email, so a newcomer can activate from the outbox. Returns true if seeded.
+ * First start with an empty store: load the demo organisation (or ORG_FILE) and queue every
+ * user's activation email, so a newcomer can activate from the outbox. Never waits for a
+ * mail server: the mails are queued and the worker delivers them. Returns true if seeded.
  */
 export async function seedIfEmpty(deps: Deps): Promise<boolean> {
   const { store, config } = deps;

@@ -27,6 +27,35 @@ export const ConfigSchema = z.object({
   SMTP_SECURE: bool.default(false),
   SMTP_USER: z.string().optional(),
   SMTP_PASS: z.string().optional(),
+  // Messages (issue 15): durable outbox, delivery worker, SMTP TLS, SMS.
+  /** Refuse to send mail in clear when the server does not offer STARTTLS. */
+  SMTP_REQUIRE_TLS: bool.default(false),
+  /** A PEM file of the CA (or self-signed certificate) the SMTP server's certificate chains to. */
+  SMTP_CA_FILE: z.string().optional(),
+  /** The same PEM inline (platforms without files). */
+  SMTP_CA: z.string().optional(),
+  /** SMTP connection, greeting and socket inactivity timeout. */
+  SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
+  /** `outbox` (demo) or `http`; unset: `outbox` with the outbox mail transport, else no SMS. */
+  SMS_TRANSPORT: z.enum(["outbox", "http"]).optional(),
+  SMS_HTTP_URL: z.url().optional(),
+  /** Header carrying SMS_HTTP_TOKEN, e.g. `authorization` or `x-api-key`. */
+  SMS_HTTP_AUTH_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).default("authorization"),
+  /** The header's value, sent as is (e.g. `Bearer …`). */
+  SMS_HTTP_TOKEN: z.string().optional(),
+  /** Delivery attempts before a message is left failed for an operator. */
+  MESSAGE_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  /** First retry delay, doubled each attempt up to MESSAGE_BACKOFF_MAX_MS. */
+  MESSAGE_BACKOFF_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  MESSAGE_BACKOFF_MAX_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
+  /** One attempt is abandoned (and retried) after this. */
+  MESSAGE_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
+  /** Period of the sweep that re-enqueues messages whose queue item was lost. */
+  MESSAGE_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
+  /** Messages sent at the same time, at most. */
+  MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
+  /** Delivered, expired and discarded messages are kept this long (failed ones until handled). */
+  MESSAGE_RETENTION_DAYS: z.coerce.number().min(0.001).max(365).default(7),
   DEMO_ORG: bool.default(true),
   ORG_FILE: z.string().optional(),
   /** Lifetime of an emailed activation code (see the README's security model). */
@@ -57,7 +86,43 @@ export const ConfigSchema = z.object({
   if (c.MAIL_TRANSPORT === "smtp" && !c.SMTP_HOST) {
     ctx.addIssue({ code: "custom", path: ["SMTP_HOST"], message: "SMTP_HOST is required" });
   }
+  messageIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
 });
+
+/** Issue 15's settings: SMS transport, CA, backoff bounds. */
+function messageIssues(c: {
+  APP_ENV: string;
+  SMS_TRANSPORT?: string;
+  SMS_HTTP_URL?: string;
+  SMTP_CA?: string;
+  SMTP_CA_FILE?: string;
+  MESSAGE_BACKOFF_MS: number;
+  MESSAGE_BACKOFF_MAX_MS: number;
+}): [string[], string][] {
+  const out: [string[], string][] = [];
+  if (c.APP_ENV === "production" && c.SMS_TRANSPORT === "outbox") {
+    out.push([["SMS_TRANSPORT"], "production refuses the outbox SMS transport: set it to http"]);
+  }
+  if (c.SMS_TRANSPORT === "http" && !c.SMS_HTTP_URL) {
+    out.push([["SMS_HTTP_URL"], "SMS_HTTP_URL is required with SMS_TRANSPORT=http"]);
+  }
+  if (c.APP_ENV === "production" && c.SMS_HTTP_URL) {
+    const u = new URL(c.SMS_HTTP_URL);
+    if (u.protocol !== "https:" && !["localhost", "127.0.0.1", "[::1]"].includes(u.hostname)) {
+      out.push([["SMS_HTTP_URL"], "production sends SMS credentials over https only"]);
+    }
+  }
+  if (c.SMTP_CA && c.SMTP_CA_FILE) {
+    out.push([["SMTP_CA"], "set SMTP_CA or SMTP_CA_FILE, not both"]);
+  }
+  if (c.SMTP_CA && !c.SMTP_CA.includes("-----BEGIN CERTIFICATE-----")) {
+    out.push([["SMTP_CA"], "SMTP_CA must be PEM (-----BEGIN CERTIFICATE-----)"]);
+  }
+  if (c.MESSAGE_BACKOFF_MAX_MS < c.MESSAGE_BACKOFF_MS) {
+    out.push([["MESSAGE_BACKOFF_MAX_MS"], "must be at least MESSAGE_BACKOFF_MS"]);
+  }
+  return out;
+}
 
 export type Config = z.infer<typeof ConfigSchema>;
 

@@ -1,6 +1,8 @@
 import type { Config } from "./config.ts";
 import type { MailTransport } from "./mail/transport.ts";
-import type { OutboxTransport } from "./mail/outbox.ts";
+import type { OutboxView } from "./mail/outbox.ts";
+import type { MessageQueue } from "./messages/queue.ts";
+import type { Transport } from "./messages/types.ts";
 import type { Store } from "./store/mod.ts";
 import type { EventBus } from "./domain/events.ts";
 import type { Device } from "./store/devices.ts";
@@ -10,9 +12,19 @@ import type { User } from "./store/users.ts";
 export interface Deps {
   config: Config;
   store: Store;
+  /**
+   * The durable outbox (issue 15): every message is added to the atomic write of the state
+   * change that causes it (`messages.add(op, …)`) and delivered by the worker main.ts starts.
+   */
+  messages: MessageQueue;
+  /** The email transport (the worker's; never called directly by the domain). */
   mail: MailTransport;
-  /** Present only with the outbox transport (demo set-up). */
-  outbox?: OutboxTransport;
+  /** The SMS transport (the worker's). */
+  sms: Transport;
+  /** The dev outbox view: present only when a channel uses the outbox transport (demo). */
+  outbox?: OutboxView;
+  /** Test hooks: a fault injected right before a domain write commits. */
+  faults?: { beforeCommit?: (what: string) => void | Promise<void> };
   events: EventBus;
   now: () => number;
 }

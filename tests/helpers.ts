@@ -1,6 +1,6 @@
 import { createApp } from "../server/app.ts";
 import { parseConfig } from "../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../server/boot.ts";
+import { makeDeps, seedIfEmpty, startDelivery } from "../server/boot.ts";
 import type { Deps } from "../server/env.ts";
 
 export const DEMO = {
@@ -10,8 +10,15 @@ export const DEMO = {
   delegate: "delegate@demo.example",
 };
 
-/** A fresh app on in-memory KV with the demo organisation seeded (cheap PIN hashing). */
-export async function testApp(env: Record<string, string> = {}) {
+/**
+ * A fresh app on in-memory KV with the demo organisation seeded (cheap PIN hashing). Messages
+ * are queued but not delivered unless `deliver` starts the worker (as main.ts does); then
+ * close() stops it before closing KV and must be awaited.
+ */
+export async function testApp(
+  env: Record<string, string> = {},
+  opts: { deliver?: boolean; log?: (line: string) => void } = {},
+) {
   const config = parseConfig({
     KV_PATH: ":memory:",
     PIN_HASH_ITERATIONS: "1000",
@@ -21,13 +28,22 @@ export async function testApp(env: Record<string, string> = {}) {
   const kv = await Deno.openKv(":memory:");
   const deps: Deps = await makeDeps(config, kv, { log: () => {} });
   await seedIfEmpty(deps);
+  const worker = opts.deliver ? startDelivery(deps, { log: opts.log ?? (() => {}) }) : undefined;
   const app = createApp(deps);
   let seq = 0;
   const api = {
     app,
     deps,
     kv,
-    close: () => kv.close(),
+    /** The delivery worker, when started. */
+    worker,
+    close: (): void | Promise<void> => {
+      if (!worker) return kv.close();
+      return worker.stop().then(() => {
+        kv.close();
+        return worker.closed;
+      });
+    },
     newDeviceId: () => `test-device-${++seq}-${crypto.randomUUID().slice(0, 8)}`,
     /** Calls /bonita + path with JSON body and headers; returns status and parsed JSON. */
     async call(
@@ -86,7 +102,23 @@ export function withApp(fn: (api: TestApi) => Promise<void>, env?: Record<string
     try {
       await fn(api);
     } finally {
-      api.close();
+      await api.close();
     }
   };
+}
+
+/**
+ * The demo organisation plus `n` requestors `lostN@demo.example` (secret answer `paris`),
+ * written to a temporary ORG_FILE: tests that need many users each under its own per-address
+ * limits. Remove the file afterwards.
+ */
+export async function orgFileWithUsers(n: number): Promise<{ file: string; emails: string[] }> {
+  const url = new URL("../server/org/demo_org.json", import.meta.url);
+  const org = JSON.parse(await Deno.readTextFile(url));
+  const template = org.users[0];
+  const emails = Array.from({ length: n }, (_, i) => `lost${i}@demo.example`);
+  org.users.push(...emails.map((email, i) => ({ ...template, email, fname: `Lost${i}` })));
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  await Deno.writeTextFile(file, JSON.stringify(org));
+  return { file, emails };
 }

@@ -4,11 +4,12 @@ import { newVerificationCode, sha256 } from "./secrets.ts";
 import { translate } from "../i18n.ts";
 
 /**
- * Issues a fresh single-use verification code for a user and emails it (spec §4, §5).
+ * Issues a fresh single-use verification code for a user and queues its email (spec §4, §5).
  * Codes are stored only as a hash; a collision with a live code draws again. The new
  * code revokes the user's previous one in the same atomic write, so a user never has
  * more than one live code for an attacker to aim at. `boundTo` (lost activation) binds
- * the code to the device that asked for it.
+ * the code to the device that asked for it. The mail is part of that same write (issue 15):
+ * the code and its mail exist together or not at all, and no mail server is waited for.
  */
 export async function sendActivation(
   deps: Deps,
@@ -17,9 +18,26 @@ export async function sendActivation(
 ): Promise<void> {
   const { store, config } = deps;
   const now = deps.now();
-  const expiresAt = now + config.CODE_TTL_MINUTES * 60_000;
-  let code = "";
-  for (let i = 0; i < 20 && !code; i++) {
+  // A lost-activation code is used at once, on the device that asked: a short life.
+  const ttl = opts.boundTo ? config.BOUND_CODE_TTL_MINUTES : config.CODE_TTL_MINUTES;
+  const expiresAt = now + ttl * 60_000;
+  const t = await translate(user.locale);
+  const mail = (code: string) => ({
+    channel: "email" as const,
+    purpose: "activation",
+    to: user.email,
+    subject: t("mail.activation.subject"),
+    text: t("mail.activation.body", {
+      fname: user.fname,
+      code,
+      url: config.PUBLIC_URL,
+      expires: new Date(expiresAt).toISOString().replace("T", " ").slice(0, 16) + " UTC",
+    }),
+    // A code past its lifetime is not mailed late: the message is marked expired instead.
+    expiresAt,
+  });
+  let sent = false;
+  for (let i = 0; i < 20 && !sent; i++) {
     const candidate = newVerificationCode();
     const codeHash = await sha256(candidate);
     const [cur, pointer] = [await store.codes.get(codeHash), await store.codes.ofUser(user.oid)];
@@ -30,19 +48,10 @@ export async function sendActivation(
       store.codes.remove(op, { codeHash: pointer.value, boundTo: old?.boundTo });
     }
     store.codes.put(op, { codeHash, userOid: user.oid, expiresAt, boundTo: opts.boundTo }, now);
-    if ((await op.commit()).ok) code = candidate;
+    deps.messages.add(op, mail(candidate));
+    await deps.faults?.beforeCommit?.("activation");
+    sent = (await op.commit()).ok;
   }
-  if (!code) throw new Error("could not allocate a verification code");
-  const t = await translate(user.locale);
-  await deps.mail.send({
-    to: user.email,
-    subject: t("mail.activation.subject"),
-    text: t("mail.activation.body", {
-      fname: user.fname,
-      code,
-      url: config.PUBLIC_URL,
-      expires: new Date(expiresAt).toISOString().replace("T", " ").slice(0, 16) + " UTC",
-    }),
-  });
+  if (!sent) throw new Error("could not allocate a verification code");
   await deps.events.publish({ type: "activation.sent", userOid: user.oid, email: user.email });
 }

@@ -1,13 +1,11 @@
-/** A message QCard sends (activation emails for now; PIN emails for 3-D Secure later). */
-export interface MailMessage {
-  to: string;
-  subject: string;
-  text: string;
-  html?: string;
-}
+import type { Transport } from "../messages/types.ts";
 
-/** Where mail goes: the demo outbox or a real SMTP server, chosen by configuration. */
-export interface MailTransport {
+/**
+ * Where email goes: the demo outbox or a real SMTP server, chosen by configuration. Never
+ * called by the domain directly: messages are queued through `deps.messages` (issue 15) and
+ * the delivery worker hands them to the transport.
+ */
+export interface MailTransport extends Transport {
+  readonly channel: "email";
   readonly kind: "outbox" | "smtp";
-  send(msg: MailMessage): Promise<void>;
 }

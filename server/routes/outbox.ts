@@ -1,14 +1,17 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env.ts";
-import type { OutboxTransport, StoredMail } from "../mail/outbox.ts";
+import type { OutboxView, StoredMail } from "../mail/outbox.ts";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 /**
- * GET /_outbox: the demo outbox, newest first, as a page or as JSON
- * (`Accept: application/json`), optionally `?to=email`. Mounted only with the outbox transport.
+ * GET /_outbox: the demo outbox — email and SMS of the channels whose transport is the
+ * outbox, newest first, each with its delivery state — as a page or as JSON
+ * (`Accept: application/json`: `{messages: [{id, channel, to, subject, text, sentAt, state,
+ * attempts, lastError, deliveredAt, expiresAt}]}`), optionally `?to=` an address or number.
+ * Mounted only when a channel uses the outbox transport.
  */
-export function outboxRoutes(outbox: OutboxTransport): Hono<AppEnv> {
+export function outboxRoutes(outbox: OutboxView): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get("/", async (c) => {
     const to = c.req.query("to");
@@ -17,23 +20,31 @@ export function outboxRoutes(outbox: OutboxTransport): Hono<AppEnv> {
     if ((c.req.header("accept") ?? "").includes("application/json")) {
       return c.json({ messages: mails });
     }
-    return c.html(page(mails, to));
+    return c.html(page(mails, outbox.channels, to));
   });
   return app;
 }
 
-function page(mails: StoredMail[], to?: string): string {
-  const items = mails.map((m) =>
-    `<article>
-  <h2>${esc(m.subject)}</h2>
-  <p class="meta">To <b>${esc(m.to)}</b> · ${esc(m.sentAt)}</p>
+function page(mails: StoredMail[], channels: string[], to?: string): string {
+  const items = mails.map((m) => {
+    const title = m.channel === "sms" ? `SMS to ${m.to}` : m.subject;
+    const error = m.lastError ? ` · last error: ${esc(m.lastError)}` : "";
+    return `<article class="${esc(m.channel)} ${esc(m.state)}">
+  <h2>${esc(title)}</h2>
+  <p class="meta">${m.channel === "sms" ? "SMS" : "Email"} to <b>${esc(m.to)}</b> · queued ${
+      esc(m.sentAt)
+    } · <span class="state">${esc(m.state)}</span>${
+      m.attempts ? ` after ${m.attempts} attempt${m.attempts > 1 ? "s" : ""}` : ""
+    }${error}</p>
   <pre>${esc(m.text)}</pre>
-</article>`
-  ).join("\n");
+</article>`;
+  }).join("\n");
+  const what = channels.map((c) => (c === "sms" ? "SMS" : "mail")).join(" and ");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>QCard outbox</title><link rel="stylesheet" href="/outbox.css"></head>
 <body><main><h1>QCard outbox${to ? ` for ${esc(to)}` : ""}</h1>
-<p>Mail sent by the embedded demo set-up, newest first. Add <code>?to=email</code> to filter.</p>
-${items || "<p>No mail yet.</p>"}</main></body></html>`;
+<p>${what} queued by the embedded demo set-up, newest first, with each message's delivery state.
+Add <code>?to=</code> an address or number to filter.</p>
+${items || "<p>No messages yet.</p>"}</main></body></html>`;
 }
