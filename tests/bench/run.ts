@@ -8,6 +8,7 @@ import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
+import { benchMessages } from "./messages.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
 
@@ -228,3 +229,6 @@ await benchCreates(line);
 
 // Issue 9 item 6: bytes on the wire (first load before the PIN pad, pwalists). See wire.ts.
 await benchWire(line);
+
+// Issue 15: messages queued/s, delivered/s to a local SMTP server, request → inbox. See messages.ts.
+await benchMessages(line);
