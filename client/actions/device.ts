@@ -78,6 +78,7 @@ export async function storeToken(token: string, pin: string): Promise<void> {
   await putToken({ token: text, pin: kdf.salt, pinlength: pin.length });
   deviceKey = key;
   credentials.bearer = token;
+  sealedInUse = text;
   resetPinFailures();
 }
 
@@ -97,14 +98,29 @@ export async function openToken(
  */
 export async function replaceToken(token: string, key: CryptoKey, sealed: Sealed): Promise<void> {
   const text = serializeSealed(await seal(key, sealed.kdf, token));
-  setCookie(COOKIE_NAMES.encToken, text);
   const pinlength = storedPinLength() ?? 6;
-  await putToken({ token: text, pin: sealed.kdf.salt, pinlength });
+  setCookie(COOKIE_NAMES.encToken, text);
+  try {
+    await putToken({ token: text, pin: sealed.kdf.salt, pinlength });
+  } catch { /* the cookie holds it; QCDB's copy is the spare */ }
+}
+
+/** The sealed token this window unlocked with (to tell a rotation in another window). */
+let sealedInUse: string | null = null;
+
+/**
+ * True when another window of the app unlocked since this one did: it rotated the token, so
+ * this window's copy is refused (401) though the device is still registered.
+ */
+export function unlockedElsewhere(): boolean {
+  const now = getCookie(COOKIE_NAMES.encToken) ?? null;
+  return !!sealedInUse && !!now && now !== sealedInUse;
 }
 
 export function adoptSession(token: string, key: CryptoKey): void {
   credentials.bearer = token;
   deviceKey = key;
+  sealedInUse = getCookie(COOKIE_NAMES.encToken) ?? null;
   // Chromium caps cookie lifetime at 400 days: renew on every unlock.
   refreshQcCookies();
 }

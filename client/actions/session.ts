@@ -29,6 +29,7 @@ import {
   storedPinLength,
   storedSealed,
   storeToken,
+  unlockedElsewhere,
   wipeLocalData,
 } from "./device.ts";
 
@@ -177,6 +178,17 @@ async function wrongPin(): Promise<void> {
   fail(t("pin.attemptsLeft", { count: MAX_PIN_FAILURES - n }));
 }
 
+/**
+ * The server refused this window's token. If another window unlocked meanwhile (it rotated
+ * the token) this one just locks and asks for the PIN; otherwise the device was unregistered
+ * and local data goes (spec §8).
+ */
+async function refused(): Promise<void> {
+  if (!unlockedElsewhere()) return await wipeAndRestart(t("pin.unregistered"));
+  logout();
+  padMessage.value = t("pin.unlockedElsewhere");
+}
+
 async function wipeAndRestart(message: string): Promise<void> {
   await wipeLocalData();
   await ensureDeviceId();
@@ -235,9 +247,7 @@ export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promi
     fromCache.value = from !== "network";
     if (from !== "network") pushBanner(t("common.offline"));
   } catch (err) {
-    if (err instanceof ApiError && err.status === 401) {
-      return await wipeAndRestart(t("pin.unregistered"));
-    }
+    if (err instanceof ApiError && err.status === 401) return await refused();
     pushBanner(messageOf(err));
   }
 }
@@ -253,7 +263,7 @@ async function checkRegistered(): Promise<void> {
   if (!credentials.bearer) return;
   try {
     const r = await call(session.checkRegistered, { body: { token: credentials.bearer } });
-    if (r.status !== "OK") await wipeAndRestart(t("pin.unregistered"));
+    if (r.status !== "OK") await refused();
   } catch { /* offline: keep working on cached data */ }
 }
 

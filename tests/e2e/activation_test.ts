@@ -5,7 +5,8 @@ const opts = { sanitizeOps: false, sanitizeResources: false };
 
 for (const flavour of FLAVOURS) {
   Deno.test({
-    name: `[e2e:${flavour}] activate employee from the outbox code, PIN rules, reload and unlock`,
+    name:
+      `[e2e:${flavour}] activate employee from the outbox code, PIN rules, reload and unlock with token rotation`,
     ...opts,
     fn: async () => {
       const env = await start(flavour);
@@ -34,9 +35,37 @@ for (const flavour of FLAVOURS) {
           await waitText(page, msg);
           assert.match(await bodyText(page), new RegExp(msg));
         }
+        // Bearer tokens the app sends, in order (to see the rotation at unlock).
+        const sent: string[] = [];
+        page.on("request", (r) => {
+          const auth = r.headers()["authorization"];
+          if (auth && !sent.includes(auth)) sent.push(auth);
+        });
         await tapDigits(page, "135790");
         await click(page, "Save");
         await waitText(page, "Hello Emma");
+        const sealedBefore = (await page.cookies()).find((c) => c.name === "qc_enctoken")?.value;
+        await page.reload();
+        await waitText(page, "Enter your PIN");
+        await tapDigits(page, "135790");
+        await waitText(page, "Hello Emma");
+        // The unlock rotated the token: a new one is sealed and used, the first is now refused.
+        await page.waitForFunction(() => document.cookie.includes("qc_enctoken"));
+        const sealedAfter = (await page.cookies()).find((c) => c.name === "qc_enctoken")?.value;
+        assert.ok(sealedBefore && sealedAfter && sealedAfter !== sealedBefore);
+        for (let i = 0; i < 50 && sent.length < 2; i++) {
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        assert.equal(sent.length, 2, `tokens used: ${sent.length}`);
+        const lists = (auth: string) =>
+          fetch(`${env.url}/bonita/scmapi/expense/pwalists`, { headers: { authorization: auth } });
+        const fresh = await lists(sent[1]);
+        assert.equal(fresh.status, 200);
+        await fresh.body?.cancel();
+        const old = await lists(sent[0]);
+        assert.equal(old.status, 401);
+        await old.body?.cancel();
+        // And the next unlock works with the rotated, re-sealed token.
         await page.reload();
         await waitText(page, "Enter your PIN");
         await tapDigits(page, "135790");

@@ -62,6 +62,7 @@ export const en = {
   "pin.wrong": "Wrong PIN",
   "pin.attemptsLeft": "Wrong PIN. {count} attempts left",
   "pin.wiped": "Too many wrong PINs: local data was removed. Activate this device again.",
+  "pin.unlockedElsewhere": "QCard was unlocked in another window. Enter your PIN again.",
   "pin.unregistered": "This device is no longer registered. Activate it again.",
 
   "options.title": "Options",

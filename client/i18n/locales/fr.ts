@@ -50,7 +50,8 @@ export const fr: Dictionary = {
   "lost.noPrevious": "Aucune activation précédente trouvée",
   "lost.sentIfRight":
     "Si votre réponse est juste, un nouvel e-mail d’activation est en route. Saisissez son code pour activer cet appareil.",
-  "lost.tooManyCodes": "Trop de codes ont été envoyés à cette adresse aujourd’hui. Réessayez demain.",
+  "lost.tooManyCodes":
+    "Trop de codes ont été envoyés à cette adresse aujourd’hui. Réessayez demain.",
   "lost.sent":
     "Un nouvel e-mail d’activation a été envoyé. Saisissez son code pour activer cet appareil.",
 
@@ -67,6 +68,8 @@ export const fr: Dictionary = {
   "pin.attemptsLeft": "Code PIN incorrect. Tentatives restantes : {count}",
   "pin.wiped":
     "Trop de codes PIN incorrects : les données locales ont été supprimées. Activez de nouveau cet appareil.",
+  "pin.unlockedElsewhere":
+    "QCard a été déverrouillé dans une autre fenêtre. Saisissez de nouveau votre code PIN.",
   "pin.unregistered": "Cet appareil n’est plus enregistré. Activez-le de nouveau.",
 
   "options.title": "Options",
