@@ -33,8 +33,10 @@ export async function sendActivation(
       url: config.PUBLIC_URL,
       expires: new Date(expiresAt).toISOString().replace("T", " ").slice(0, 16) + " UTC",
     }),
-    // A code past its lifetime is not mailed late: the message is marked expired instead.
+    // A code past its lifetime is not mailed late: the message is marked expired instead;
+    // nor is one revoked by a newer code, still unsent (a mail server away meanwhile).
     expiresAt,
+    replaceKey: `activation:${user.oid}`,
   });
   let sent = false;
   for (let i = 0; i < 20 && !sent; i++) {

@@ -52,6 +52,7 @@ export class MessageQueue {
       nextAttemptAt: now + (opts.delayMs ?? 0),
     };
     this.repo.write(op, null, msg);
+    if (input.replaceKey) this.repo.setLatest(op, input.replaceKey, id);
     enqueue(op, id, opts.delayMs);
     return id;
   }

@@ -5,6 +5,7 @@ import { type Message, type MessageState, OPEN_STATES, type OpenState } from "./
  *   ["msg", id]               the record (content included until delivered or expired)
  *   ["msg_open", state, id]   index of pending, sending and failed ones, oldest first
  *   ["msg_to", to, id]        index by recipient (the dev outbox's ?to=)
+ *   ["msg_latest", key]       the newest message of a replaceKey (older unsent ones are dropped)
  * Delivered, expired and discarded records (and their recipient index) expire after the
  * retention period; failed ones are kept until an operator retries or discards them.
  */
@@ -60,6 +61,16 @@ export class MessageRepo {
     }
     if (!prev || final) op.set(["msg_to", next.to, next.id], next.channel, opts);
     return op;
+  }
+
+  /** Marks `id` the newest message of `key` (in the op that adds it). */
+  setLatest(op: Deno.AtomicOperation, key: string, id: string) {
+    op.set(["msg_latest", key], id, { expireIn: this.retentionMs });
+  }
+
+  /** The newest message id of a replaceKey, if known. */
+  async latest(key: string): Promise<string | null> {
+    return (await this.kv.get<string>(["msg_latest", key])).value;
   }
 
   /** Open messages in one state, oldest first. */

@@ -9,9 +9,17 @@ export type Channel = "email" | "sms";
 /**
  * pending → sending → delivered, or back to pending (a retry after a backoff), or failed
  * (permanent refusal or last attempt). A pending message past its content lifetime becomes
- * expired instead of being sent late; an operator may discard a pending or failed one.
+ * expired instead of being sent late; one replaced by a newer message of the same
+ * `replaceKey` becomes superseded; an operator may discard a pending or failed one.
  */
-export type MessageState = "pending" | "sending" | "delivered" | "failed" | "expired" | "discarded";
+export type MessageState =
+  | "pending"
+  | "sending"
+  | "delivered"
+  | "failed"
+  | "expired"
+  | "superseded"
+  | "discarded";
 
 /** States that still need someone's attention: indexed for the worker, operators, /healthz. */
 export const OPEN_STATES = ["pending", "sending", "failed"] as const;
@@ -29,6 +37,11 @@ export interface MessageInput {
   purpose?: string;
   /** Content lifetime (epoch ms): a code past it is marked expired, never sent late. */
   expiresAt?: number;
+  /**
+   * A newer message with the same key replaces this one while it is unsent (e.g.
+   * `activation:<userOid>`: a new code revokes the previous one, so its mail is not sent).
+   */
+  replaceKey?: string;
 }
 
 export interface Message extends MessageInput {

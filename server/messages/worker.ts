@@ -127,17 +127,25 @@ export class DeliveryWorker {
       const stale = m.state === "sending" && (m.leaseUntil ?? 0) <= now;
       // Delivered, failed, expired, discarded, or another attempt under way: nothing to do.
       if (m.state !== "pending" && !stale) return;
-      if (m.expiresAt !== undefined && m.expiresAt <= now) {
-        const expired: Message = {
+      // A code past its lifetime, or revoked by a newer code, is not worth sending.
+      const newer = m.replaceKey ? await repo.latest(m.replaceKey) : null;
+      const dead = m.expiresAt !== undefined && m.expiresAt <= now
+        ? "expired"
+        : newer && newer !== m.id
+        ? "superseded"
+        : null;
+      if (dead) {
+        const done: Message = {
           ...m,
-          state: "expired",
+          state: dead,
           updatedAt: now,
           text: "",
           html: undefined,
           scrubbed: true,
           leaseUntil: undefined,
+          lastError: dead === "superseded" ? `superseded by ${newer}` : m.lastError,
         };
-        await repo.write(kv.atomic().check(e), m, expired).commit();
+        await repo.write(kv.atomic().check(e), m, done).commit();
         return;
       }
       const sending: Message = {

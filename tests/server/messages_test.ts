@@ -184,6 +184,27 @@ Deno.test("[messages] content past its lifetime is marked expired, never sent la
   }
 });
 
+Deno.test("[messages] an unsent mail whose code a newer one revoked is superseded, not sent", async () => {
+  const kv = await Deno.openKv(":memory:");
+  const q = new MessageQueue(kv, { retentionMs: 60_000, now: Date.now });
+  const { t, sent } = recorder();
+  const w = worker(q, t);
+  try {
+    const first = await q.send({ ...mail("h@demo.example", "code 11111"), replaceKey: "k" });
+    const second = await q.send({ ...mail("h@demo.example", "code 22222"), replaceKey: "k" });
+    await w.deliver(first);
+    await w.deliver(second);
+    assert.deepEqual(sent.map((m) => m.text), ["code 22222"]);
+    const old = (await q.get(first))!;
+    assert.equal(old.state, "superseded");
+    assert.equal(old.text, "");
+    assert.equal(old.lastError, `superseded by ${second}`);
+  } finally {
+    await w.stop();
+    kv.close();
+  }
+});
+
 Deno.test("[messages] retries with backoff, then failed and kept; an operator's retry delivers it", async () => {
   const kv = await Deno.openKv(":memory:");
   const q = new MessageQueue(kv, { retentionMs: 60_000, now: Date.now });
