@@ -531,3 +531,44 @@ Deno.test(
     assertOk(await lists(a.token));
   }, { TOKEN_IDLE_DAYS: "30" }),
 );
+
+// ---------------------------------------------------------------------------------------------
+// Finding 4, second half: codes printed to stdout
+
+Deno.test("[security] in production no activation code reaches the logs, mail server down or not", async () => {
+  const lines: string[] = [];
+  const keep = (...a: unknown[]) => void lines.push(a.map(String).join(" "));
+  const saved = [console.log, console.error, console.warn, console.info];
+  [console.log, console.error, console.warn, console.info] = [keep, keep, keep, keep];
+  // Nothing listens on this port: every delivery attempt fails and is retried (and logged).
+  const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (closed.addr as Deno.NetAddr).port;
+  closed.close();
+  const { testApp } = await import("../helpers.ts");
+  const api = await testApp({
+    APP_ENV: "production",
+    MAIL_TRANSPORT: "smtp",
+    SMTP_HOST: "127.0.0.1",
+    SMTP_PORT: String(port),
+    SMTP_TIMEOUT_MS: "200",
+    MESSAGE_BACKOFF_MS: "20",
+    MESSAGE_BACKOFF_MAX_MS: "40",
+  }, { deliver: true, log: keep });
+  let codes: string[] = [];
+  try {
+    await new Promise((r) => setTimeout(r, 800));
+    for await (const e of api.kv.list<{ text?: string }>({ prefix: ["msg"] })) {
+      const code = /\b(\d{5})\b/.exec(e.value?.text ?? "")?.[1];
+      if (code) codes.push(code);
+    }
+  } finally {
+    await api.close();
+    [console.log, console.error, console.warn, console.info] = saved;
+  }
+  codes = [...new Set(codes)];
+  assert.ok(codes.length >= 5, `the demo's codes are queued (${codes.length})`);
+  assert.ok(lines.length > 0, "delivery failures were logged");
+  for (const code of codes) {
+    assert.ok(!lines.some((l) => l.includes(code)), `code ${code} reached the logs`);
+  }
+});
