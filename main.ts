@@ -2,6 +2,7 @@ import { createApp } from "./server/app.ts";
 import { parseConfig } from "./server/config.ts";
 import { makeDeps, seedIfEmpty, startDelivery } from "./server/boot.ts";
 import { describeMessaging } from "./server/messages/setup.ts";
+import { serveGuarded } from "./server/net/guard.ts";
 
 // main.ts only wires config → store → serve (GUIDE §2).
 const config = parseConfig(Deno.env.toObject());
@@ -16,8 +17,20 @@ startDelivery(deps);
 const meta = await deps.store.org.meta();
 const support = meta?.organisation.supportUrl;
 const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [] });
-Deno.serve({
-  port: config.PORT,
-  hostname: config.LISTEN_HOST,
-  onListen: ({ port }) => console.log(`QCard listening on http://localhost:${port}/`),
-}, (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }));
+const onListen = ({ port }: { port: number }) =>
+  console.log(`QCard listening on http://localhost:${port}/`);
+const handler = (req: Request, info: { remoteAddr: Deno.NetAddr }) =>
+  app.fetch(req, { remoteAddr: info.remoteAddr });
+// Header, idle and connection limits (Deno.serve has none): see server/net/guard.ts.
+if (config.HTTP_GUARD) {
+  serveGuarded({
+    port: config.PORT,
+    hostname: config.LISTEN_HOST,
+    headerTimeoutMs: config.HTTP_HEADER_TIMEOUT_MS,
+    idleTimeoutMs: Math.max(config.HTTP_IDLE_TIMEOUT_MS, config.BODY_TIMEOUT_MS + 1000),
+    maxConnections: config.HTTP_MAX_CONNECTIONS,
+    onListen,
+  }, handler);
+} else {
+  Deno.serve({ port: config.PORT, hostname: config.LISTEN_HOST, onListen }, handler);
+}

@@ -70,6 +70,16 @@ export const ConfigSchema = z.object({
   DEV_SECRET: z.string().min(16).optional(),
   /** A request body not received in full within this time is refused (408). */
   BODY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /**
+   * The connection guard in front of Deno.serve (server/net/guard.ts): a request's headers
+   * must arrive within HTTP_HEADER_TIMEOUT_MS, an idle connection closes after
+   * HTTP_IDLE_TIMEOUT_MS (kept above BODY_TIMEOUT_MS), at most HTTP_MAX_CONNECTIONS are open.
+   * HTTP_GUARD=false serves with plain Deno.serve (behind a proxy that does this already).
+   */
+  HTTP_GUARD: bool.default(true),
+  HTTP_HEADER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
   PIN_HASH_ITERATIONS: z.coerce.number().int().min(1000).default(100_000),
   UPSTREAM_URL: z.url().optional(),
   /** Check every answer against the contract (drift shows in tests); off in production. */

@@ -8,6 +8,7 @@ import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
+import { benchGuard } from "./guard.ts";
 import { benchMessages } from "./messages.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
@@ -232,3 +233,6 @@ await benchWire(line);
 
 // Issue 15: messages queued/s, delivered/s to a local SMTP server, request → inbox. See messages.ts.
 await benchMessages(line);
+
+// Issue 9: the connection guard (header and idle timeouts) against plain Deno.serve.
+await benchGuard(line);
