@@ -1,0 +1,177 @@
+/**
+ * The card issuer as the app sees it (issue 10). Shaped like the real card-issuing APIs
+ * (Stripe Issuing, Lithic, Marqeta) so that one of them can replace the embedded simulator by
+ * configuration: cards are addressed by an opaque token, amounts are integers in minor units of
+ * an ISO 4217 currency, the full card number and CVC leave the issuer only through a one-time,
+ * short-lived reveal session, and every write a client may replay carries an idempotency key.
+ *
+ * Nothing here depends on the rest of the app: no store, no domain, no HTTP. GUIDE §5 "Card
+ * data": the app keeps token, brand, last 4 and expiry; the issuer alone holds PAN and CVC.
+ */
+
+export type Brand = "visa" | "mastercard";
+
+/** Lithic's OPEN | PAUSED | CLOSED, Stripe's active | inactive | canceled. Closed is final. */
+export type CardStatus = "active" | "frozen" | "closed";
+
+/** One-off: the whole amount is funded at creation. Budget: lines fund on their dates. */
+export type CardKind = "one_off" | "budget";
+
+/** A budget line as the app plans it: `amount` (minor units) becomes spendable on `date`. */
+export interface FundingLine {
+  /** YYYY-MM-DD, a UTC calendar day. */
+  date: string;
+  amount: number;
+}
+
+export interface IssuedLine extends FundingLine {
+  funded: boolean;
+  /** When the line was funded (epoch ms, the issuer's clock). */
+  fundedAt?: number;
+}
+
+export interface CreateCardParams {
+  /**
+   * Replays with the same key answer the card the first call created (also when they race);
+   * the same key with other parameters is refused with `idempotency_conflict`. Kept for the
+   * life of the card, so a request id is a good key. 1–255 characters.
+   */
+  idempotencyKey: string;
+  cardholderName: string;
+  brand: Brand;
+  /** ISO 4217, upper case (EUR, USD…). */
+  currency: string;
+  /** One-off card: funded at once. Exactly one of `amount` and `fundingLines`. */
+  amount?: number;
+  /** Budget card: at most 500 lines, each funded on its date (lines already due fund at once). */
+  fundingLines?: FundingLine[];
+  /** Last day the card may be used (YYYY-MM-DD, not before today); the expiry is its month. */
+  validUntil: string;
+  /** The app's own references (request oid…): at most 20 keys of 40, values of 500 chars. */
+  metadata?: Record<string, string>;
+}
+
+/** A card as anyone but the card holder may see it: never the PAN or the CVC. */
+export interface IssuedCard {
+  token: string;
+  brand: Brand;
+  last4: string;
+  /** 1–12, the month of `validUntil`. */
+  expMonth: number;
+  /** Four digits. */
+  expYear: number;
+  status: CardStatus;
+  kind: CardKind;
+  cardholderName: string;
+  currency: string;
+  /** One-off: the amount; budget: the sum of every line, funded or not. */
+  amountAllocated: number;
+  /** What has been made spendable so far. */
+  amountFunded: number;
+  /** Authorised and captured, net of reversals and refunds (issue 11 moves it; 0 until then). */
+  amountSpent: number;
+  /** amountFunded − amountSpent: what the next authorization may take. */
+  amountAvailable: number;
+  validUntil: string;
+  /** Budget lines in date order with their funded flags; empty for a one-off card. */
+  lines: IssuedLine[];
+  metadata: Record<string, string>;
+  /** Epoch ms. */
+  createdAt: number;
+  /** Epoch ms, once closed. */
+  closedAt?: number;
+}
+
+/** A one-time ticket to the card's full details, redeemed server-side. */
+export interface RevealSession {
+  /** Opaque, 256 random bits; a bearer secret until redeemed or expired. */
+  sessionId: string;
+  /** Epoch ms after which the session is refused. */
+  expiresAt: number;
+}
+
+/**
+ * The full card details, answered exactly once per reveal session. Never log or store it:
+ * `Deno.inspect` / `console.log` print it masked, but `JSON.stringify` does not.
+ */
+export interface CardDetails {
+  token: string;
+  pan: string;
+  cvc: string;
+  expMonth: number;
+  expYear: number;
+}
+
+export interface Issuer {
+  /** "simulator" for the embedded one; a real issuer's adapter names itself. */
+  readonly kind: string;
+
+  /** Issues a virtual card, idempotent per `idempotencyKey`. */
+  createCard(params: CreateCardParams): Promise<IssuedCard>;
+
+  /** The masked card, or null when the token is unknown. */
+  getCard(token: string): Promise<IssuedCard | null>;
+
+  /**
+   * Funds the budget lines dated on or before `today` (YYYY-MM-DD) that are not funded yet.
+   * Idempotent; a closed card is answered unchanged (closed cards take no money).
+   */
+  fundDue(token: string, today: string): Promise<IssuedCard>;
+
+  /** Runs fundDue for every card with a line due by `today`; how many cards it funded. */
+  fundAllDue(today: string): Promise<number>;
+
+  /** Opens a reveal session on an active card (frozen → card_frozen, closed → card_closed). */
+  createRevealSession(token: string): Promise<RevealSession>;
+
+  /**
+   * The card details, exactly once: a second redeem, a concurrent one that lost, an expired or
+   * unknown session are all `session_invalid`; a card frozen or closed since is refused too.
+   */
+  redeemRevealSession(sessionId: string): Promise<CardDetails>;
+
+  /** active → frozen (frozen: unchanged); a closed card is refused with card_closed. */
+  freeze(token: string): Promise<IssuedCard>;
+
+  /** frozen → active (active: unchanged); a closed card is refused with card_closed. */
+  unfreeze(token: string): Promise<IssuedCard>;
+
+  /** Any state → closed, final (closed: unchanged, closedAt kept). */
+  close(token: string): Promise<IssuedCard>;
+
+  // Issue 11 adds here: authorize (approve or decline with a reason, moving amountSpent
+  // atomically with the card), capture (partial, several), reverse, refund, and finding a
+  // card from what a merchant sends (PAN + CVC + expiry, or last 4 in test mode).
+}
+
+export type IssuerErrorCode =
+  /** No card with that token. */
+  | "card_not_found"
+  /** The card is closed: no change of state, no reveal. */
+  | "card_closed"
+  /** The card is frozen: no reveal (and, in issue 11, no authorization). */
+  | "card_frozen"
+  /** Unknown, already redeemed or expired reveal session. */
+  | "session_invalid"
+  /** The idempotency key was first used with other parameters. */
+  | "idempotency_conflict"
+  /** A parameter is malformed or out of range; `message` names it. */
+  | "invalid_request"
+  /** Too much contention on one card; safe to retry. */
+  | "conflict"
+  /** The vault cannot be decrypted with this key (a changed ISSUER_KEY?). */
+  | "vault_unreadable";
+
+/**
+ * The only error the issuer throws on purpose; the app maps `code` to its HTTP answer. The
+ * message never carries card data.
+ */
+export class IssuerError extends Error {
+  constructor(readonly code: IssuerErrorCode, message: string) {
+    super(message);
+    this.name = "IssuerError";
+  }
+}
+
+export const isIssuerError = (e: unknown, code?: IssuerErrorCode): e is IssuerError =>
+  e instanceof IssuerError && (code === undefined || e.code === code);

@@ -1,0 +1,257 @@
+/**
+ * The embedded card issuer (issue 10): a simulator on Deno KV, under `["issuer", …]` only
+ * (layout in records.ts). It is the one place a full card number and CVC exist, and they exist
+ * in KV only sealed (vault.ts). Every change of a card is a versioned KV write retried on
+ * conflict, so issue 11's authorizations can move `amountSpent` the same way.
+ */
+import {
+  type CardDetails,
+  type CreateCardParams,
+  type IssuedCard,
+  type Issuer,
+  IssuerError,
+  type RevealSession,
+} from "./issuer.ts";
+import { generateCvc, generatePan } from "./pan.ts";
+import { checkNotPast, checkOrder, fingerprint, isDay, utcDay } from "./params.ts";
+import {
+  cardDetails,
+  type CardRecord,
+  type IdemRecord,
+  isSessionId,
+  isToken,
+  K,
+  newRecord,
+  newSessionId,
+  newToken,
+  nextDue,
+  type RevealRecord,
+  toView,
+} from "./records.ts";
+import { seal, type Sealed, unseal } from "./vault.ts";
+import { sha256 } from "./encoding.ts";
+
+export interface SimulatorDeps {
+  kv: Deno.Kv;
+  /** The vault key (key.ts): AES-GCM-256, non-extractable. */
+  key: CryptoKey;
+  /** Epoch ms; injected so tests move time. */
+  now: () => number;
+  /** How long a reveal session may wait for its redeem; 60 s by default (Airwallex: 1 min). */
+  revealTtlMs?: number;
+}
+
+/** Versioned writes on one card give up after this many lost races (then `conflict`). */
+const MAX_TRIES = 100;
+
+export class IssuerSimulator implements Issuer {
+  readonly kind = "simulator";
+  readonly #kv: Deno.Kv;
+  readonly #key: CryptoKey;
+  readonly #now: () => number;
+  readonly #revealTtl: number;
+
+  constructor(deps: SimulatorDeps) {
+    this.#kv = deps.kv;
+    this.#key = deps.key;
+    this.#now = deps.now;
+    this.#revealTtl = deps.revealTtlMs ?? 60_000;
+    if (!(this.#revealTtl > 0)) throw new RangeError("revealTtlMs must be positive");
+  }
+
+  /**
+   * One atomic write makes the card, its vault entry, its last-4 entry and the idempotency
+   * record, checked on the idempotency key being absent (so racing calls with one key make one
+   * card; the losers answer the winner's) and on the last-4 entry not having changed since the
+   * new number was found unique in it.
+   */
+  async createCard(params: CreateCardParams): Promise<IssuedCard> {
+    const order = checkOrder(params);
+    const fp = await fingerprint(order);
+    const idemKey = K.idem(order.idempotencyKey);
+    for (let i = 0; i < MAX_TRIES; i++) {
+      const idem = await this.#kv.get<IdemRecord>(idemKey);
+      if (idem.value) return await this.#replay(idem.value, fp);
+      const now = this.#now();
+      const today = utcDay(now);
+      checkNotPast(order, today);
+      const pan = generatePan(order.brand);
+      const last4 = pan.slice(-4);
+      const bucket = await this.#kv.get<string[]>(K.last4(last4));
+      const tokens = bucket.value ?? [];
+      if (await this.#holdsPan(tokens, pan)) continue; // drawn twice: draw again
+      const token = newToken();
+      const sealed = await seal(this.#key, token, { pan, cvc: generateCvc() });
+      const rec = newRecord(order, token, last4, now, today);
+      const op = this.#kv.atomic()
+        .check(idem)
+        .check(bucket)
+        .set(K.card(token), rec)
+        .set(K.vault(token), sealed)
+        .set(K.last4(last4), [...tokens, token])
+        .set(idemKey, { token, fingerprint: fp, createdAt: now } satisfies IdemRecord);
+      const due = nextDue(rec);
+      if (due) op.set(K.due(due, token), null);
+      if ((await op.commit()).ok) return toView(rec);
+    }
+    throw new IssuerError("conflict", "createCard lost too many races; retry");
+  }
+
+  async #replay(idem: IdemRecord, fp: string): Promise<IssuedCard> {
+    if (idem.fingerprint !== fp) {
+      throw new IssuerError(
+        "idempotency_conflict",
+        "This idempotencyKey was first used with other parameters",
+      );
+    }
+    const card = await this.getCard(idem.token);
+    if (!card) throw new IssuerError("card_not_found", "The card of this idempotencyKey is gone");
+    return card;
+  }
+
+  /** Whether one of `tokens` (cards with the same last 4) already has this number. */
+  async #holdsPan(tokens: string[], pan: string): Promise<boolean> {
+    for (let i = 0; i < tokens.length; i += 10) {
+      const entries = await this.#kv.getMany<Sealed[]>(tokens.slice(i, i + 10).map(K.vault));
+      for (const e of entries) {
+        if (e.value && (await unseal(this.#key, e.key[2] as string, e.value)).pan === pan) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  async getCard(token: string): Promise<IssuedCard | null> {
+    if (!isToken(token)) return null;
+    const e = await this.#kv.get<CardRecord>(K.card(token));
+    return e.value ? toView(e.value) : null;
+  }
+
+  /**
+   * Applies `change` to the card with a version check, retried when another write got in
+   * first; `change` answers null for "nothing to do" and throws to refuse. Keeps the due index
+   * in step with the record.
+   */
+  async #update(
+    token: string,
+    change: (r: CardRecord, now: number) => CardRecord | null,
+  ): Promise<IssuedCard> {
+    for (let i = 0; i < MAX_TRIES; i++) {
+      const e = isToken(token) ? await this.#kv.get<CardRecord>(K.card(token)) : null;
+      if (!e?.value) throw new IssuerError("card_not_found", "No card with this token");
+      const now = this.#now();
+      const next = change(e.value, now);
+      if (!next) return toView(e.value);
+      next.updatedAt = now;
+      const op = this.#kv.atomic().check(e).set(K.card(token), next);
+      const [before, after] = [nextDue(e.value), nextDue(next)];
+      if (before !== after) {
+        if (before) op.delete(K.due(before, token));
+        if (after) op.set(K.due(after, token), null);
+      }
+      if ((await op.commit()).ok) return toView(next);
+    }
+    throw new IssuerError("conflict", "Too many concurrent changes to this card; retry");
+  }
+
+  async fundDue(token: string, today: string): Promise<IssuedCard> {
+    if (!isDay(today)) throw new IssuerError("invalid_request", "today must be YYYY-MM-DD");
+    return await this.#update(token, (r, now) => {
+      if (r.status === "closed" || !r.lines.some((l) => !l.funded && l.date <= today)) {
+        return null;
+      }
+      let amountFunded = r.amountFunded;
+      const lines = r.lines.map((l) => {
+        if (l.funded || l.date > today) return l;
+        amountFunded += l.amount;
+        return { ...l, funded: true, fundedAt: now };
+      });
+      return { ...r, lines, amountFunded };
+    });
+  }
+
+  async fundAllDue(today: string): Promise<number> {
+    if (!isDay(today)) throw new IssuerError("invalid_request", "today must be YYYY-MM-DD");
+    const tokens: string[] = [];
+    for await (const e of this.#kv.list({ prefix: K.duePrefix }, { batchSize: 1000 })) {
+      if ((e.key[2] as string) > today) break; // keys sort by day
+      tokens.push(e.key[3] as string);
+    }
+    let n = 0;
+    for (const token of tokens) {
+      const before = await this.getCard(token);
+      const after = await this.fundDue(token, today);
+      if (before && after.amountFunded !== before.amountFunded) n++;
+    }
+    return n;
+  }
+
+  async freeze(token: string): Promise<IssuedCard> {
+    return await this.#update(token, (r) => {
+      if (r.status === "closed") throw closed("frozen");
+      return r.status === "frozen" ? null : { ...r, status: "frozen" };
+    });
+  }
+
+  async unfreeze(token: string): Promise<IssuedCard> {
+    return await this.#update(token, (r) => {
+      if (r.status === "closed") throw closed("unfrozen");
+      return r.status === "active" ? null : { ...r, status: "active" };
+    });
+  }
+
+  async close(token: string): Promise<IssuedCard> {
+    return await this.#update(
+      token,
+      (r, now) => r.status === "closed" ? null : { ...r, status: "closed", closedAt: now },
+    );
+  }
+
+  async createRevealSession(token: string): Promise<RevealSession> {
+    const card = await this.getCard(token);
+    if (!card) throw new IssuerError("card_not_found", "No card with this token");
+    usable(card.status);
+    const sessionId = newSessionId();
+    const expiresAt = this.#now() + this.#revealTtl;
+    const rec: RevealRecord = { token, expiresAt };
+    // KV's own expiry only sweeps; the clock decides (a minute of slack for clock skew).
+    await this.#kv.set(K.reveal(await sha256(sessionId)), rec, {
+      expireIn: this.#revealTtl + 60_000,
+    });
+    return { sessionId, expiresAt };
+  }
+
+  /** Spent by an atomic delete checked on the session's version: one redeem wins. */
+  async redeemRevealSession(sessionId: string): Promise<CardDetails> {
+    const invalid = (why: string) => new IssuerError("session_invalid", `Reveal session ${why}`);
+    if (!isSessionId(sessionId)) throw invalid("unknown");
+    const key = K.reveal(await sha256(sessionId));
+    const e = await this.#kv.get<RevealRecord>(key);
+    if (!e.value) throw invalid("unknown or already used");
+    if (!(await this.#kv.atomic().check(e).delete(key).commit()).ok) {
+      throw invalid("already used");
+    }
+    if (this.#now() > e.value.expiresAt) throw invalid("expired");
+    const { token } = e.value;
+    const [card, vault] = await this.#kv.getMany<[CardRecord, Sealed]>([
+      K.card(token),
+      K.vault(token),
+    ]);
+    if (!card.value || !vault.value) {
+      throw new IssuerError("card_not_found", "No card with this token");
+    }
+    usable(card.value.status);
+    const { pan, cvc } = await unseal(this.#key, token, vault.value);
+    return cardDetails(token, pan, cvc, card.value);
+  }
+}
+
+const closed = (what: string) =>
+  new IssuerError("card_closed", `The card is closed and cannot be ${what}`);
+
+/** Reveals need an active card. */
+function usable(status: CardRecord["status"]) {
+  if (status === "closed") throw closed("revealed");
+  if (status === "frozen") throw new IssuerError("card_frozen", "The card is frozen");
+}
