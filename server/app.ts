@@ -1,17 +1,29 @@
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
+import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { bufferedBody } from "./middleware/body.ts";
 import { devOnly } from "./middleware/peer.ts";
 import { compress } from "./middleware/compress.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
+import { cardRoutes } from "./routes/cards.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
+
+const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
+  card_not_found: 404,
+  session_invalid: 404,
+  card_closed: 409,
+  card_frozen: 409,
+  conflict: 409,
+  idempotency_conflict: 422,
+  invalid_request: 400,
+};
 
 /** Pages for developers and tests (later /_issuer): see devOnly. */
 export const DEV_PAGES = ["/_outbox"];
@@ -42,6 +54,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   api.route("/", sessionRoutes());
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());
+  api.route("/", cardRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
   api.all("*", async (c) => {
     await requireBearer(c);
@@ -59,6 +72,10 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   app.onError((err, c) => {
     if (err instanceof HttpError) {
       return c.json({ error: err.code, message: err.message, ...err.extra }, err.status);
+    }
+    // The issuer's refusals (server/issuer/): its messages never carry card data.
+    if (err instanceof IssuerError && ISSUER_STATUS[err.code]) {
+      return c.json({ error: err.code, message: err.message }, ISSUER_STATUS[err.code]!);
     }
     console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, err);
     return c.json({ error: "internal", message: "Something went wrong" }, 500);

@@ -6,6 +6,7 @@ import { buildMessaging, startDelivery as startWorker } from "./messages/setup.t
 import type { DeliveryWorker } from "./messages/worker.ts";
 import { importOrg } from "./org/import.ts";
 import { parseOrg } from "./org/schema.ts";
+import { createIssuer, loadIssuerKey } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
 
@@ -23,7 +24,22 @@ export async function makeDeps(
   const store = createStore(kv ?? await openKv(config.KV_PATH, onDenoDeploy()));
   // deps.now is read at each use: tests move the clock by replacing it.
   const messaging = await buildMessaging(config, store.kv, () => deps.now(), opts.log);
-  const deps: Deps = { config, store, ...messaging, events: new EventBus(), now: Date.now };
+  // The card issuer (issue 10): the embedded simulator, its vault key from ISSUER_KEY.
+  const key = await loadIssuerKey({
+    ISSUER_KEY: config.ISSUER_KEY,
+    APP_ENV: config.APP_ENV,
+    KV_PATH: config.KV_PATH,
+    onDeploy: onDenoDeploy(),
+  }, { warn: opts.log ?? console.warn });
+  const issuer = createIssuer(config.ISSUER, { kv: store.kv, key, now: () => deps.now() });
+  const deps: Deps = {
+    config,
+    store,
+    ...messaging,
+    issuer,
+    events: new EventBus(),
+    now: Date.now,
+  };
   return deps;
 }
 

@@ -37,7 +37,7 @@ export const ConfigSchema = z.object({
   /** SMTP connection, greeting and socket inactivity timeout. */
   SMTP_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(15_000),
   /** `outbox` (demo) or `http`; unset: `outbox` with the outbox mail transport, else no SMS. */
-  SMS_TRANSPORT: z.enum(["outbox", "http"]).optional(),
+  SMS_TRANSPORT: z.enum(["outbox", "http", "none"]).optional(),
   SMS_HTTP_URL: z.url().optional(),
   /** Header carrying SMS_HTTP_TOKEN, e.g. `authorization` or `x-api-key`. */
   SMS_HTTP_AUTH_HEADER: z.string().regex(/^[A-Za-z0-9-]+$/).default("authorization"),
@@ -80,6 +80,13 @@ export const ConfigSchema = z.object({
   HTTP_HEADER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  /** The card issuer; only the embedded simulator exists (a real one slots in server/issuer/). */
+  ISSUER: z.enum(["simulator"]).default("simulator"),
+  /**
+   * The issuer vault's key, 32 bytes base64url (never logged). Required in production; in
+   * development generated once beside the KV file.
+   */
+  ISSUER_KEY: z.string().optional(),
   PIN_HASH_ITERATIONS: z.coerce.number().int().min(1000).default(100_000),
   UPSTREAM_URL: z.url().optional(),
   /** Check every answer against the contract (drift shows in tests); off in production. */

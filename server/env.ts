@@ -3,6 +3,7 @@ import type { MailTransport } from "./mail/transport.ts";
 import type { OutboxView } from "./mail/outbox.ts";
 import type { MessageQueue } from "./messages/queue.ts";
 import type { Transport } from "./messages/types.ts";
+import type { Issuer } from "./issuer/mod.ts";
 import type { Store } from "./store/mod.ts";
 import type { EventBus } from "./domain/events.ts";
 import type { Device } from "./store/devices.ts";
@@ -25,6 +26,8 @@ export interface Deps {
   outbox?: OutboxView;
   /** Test hooks: a fault injected right before a domain write commits. */
   faults?: { beforeCommit?: (what: string) => void | Promise<void> };
+  /** The card issuer (server/issuer/): the embedded simulator unless configured otherwise. */
+  issuer: Issuer;
   events: EventBus;
   now: () => number;
 }

@@ -2,6 +2,7 @@ import { createApp } from "../server/app.ts";
 import { parseConfig } from "../server/config.ts";
 import { makeDeps, seedIfEmpty, startDelivery } from "../server/boot.ts";
 import type { Deps } from "../server/env.ts";
+import { newIssuerKeyText } from "../server/issuer/mod.ts";
 
 export const DEMO = {
   employee: "employee@demo.example",
@@ -23,6 +24,8 @@ export async function testApp(
     KV_PATH: ":memory:",
     PIN_HASH_ITERATIONS: "1000",
     STATIC_DIR: "./dist/preact",
+    // Production requires one (server/issuer/key.ts); a fresh key per app, like :memory: KV.
+    ISSUER_KEY: newIssuerKeyText(),
     ...env,
   });
   const kv = await Deno.openKv(":memory:");

@@ -23,7 +23,13 @@ export type DomainEvent =
   }
   | { type: "approval.cancelled"; approvalOid: string; requestOid: string }
   | { type: "comment.added"; userOid: string; sourceOid: string; commentOid: string }
-  | { type: "comment.deleted"; userOid: string; sourceOid: string; commentOid: string };
+  | { type: "comment.deleted"; userOid: string; sourceOid: string; commentOid: string }
+  | {
+    type: "card.issued" | "card.revealed" | "card.frozen" | "card.unfrozen";
+    userOid: string;
+    requestOid: string;
+  }
+  | { type: "secure.pin_sent" | "secure.saved"; userOid: string };
 
 type Handler = (e: DomainEvent) => void | Promise<void>;
 

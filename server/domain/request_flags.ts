@@ -32,9 +32,10 @@ export function requestFlags(
     canSubmit: mine && r.status === "new",
     // Editing an accepted request may reissue its approval (spec §4 submit flow).
     canEdit: mine && open,
-    // Before a decision, or an accepted request that never got a card.
+    // Before a decision, or after acceptance: with a card, cancel closes the card and
+    // cancels what is left of the request (issue 10 'cancel card').
     canCancel: mine && !closed &&
-      (r.status === "new" || r.status === "requested" || (r.status === "accepted" && !r.hasCard)),
+      (r.status === "new" || r.status === "requested" || r.status === "accepted"),
     // Closing ends an accepted request (and its card): spec §4, the wallet shows it Closed.
     canClose: mine && r.status === "accepted" && !closed,
     canGenerate: mine && r.status === "accepted" && !r.hasCard && !closed,

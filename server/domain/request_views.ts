@@ -117,7 +117,7 @@ export async function toEntity(
     canEdit: f.canEdit,
     canSubmit: f.canSubmit,
     canComment: f.canComment,
-    is3DSecureDefined: false,
+    is3DSecureDefined: !!(await deps.store.secure.get(callerOid)).value?.defined,
     author: r.authorOid,
     approverNote: r.approverNote,
   };

@@ -9,6 +9,7 @@ import type { User } from "../store/users.ts";
 import { type RequestFlags, requestFlags } from "./request_flags.ts";
 import { broken, notAllowed, resolveCodes, RETRIES, type Tr } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
+import { closeCardOf } from "./cards.ts";
 import { needsNewApproval, newApproval } from "./workflow.ts";
 
 // Changes to an existing request (spec §4): submit, edit, cancel, close, decisions.
@@ -39,6 +40,24 @@ async function mutate(
     if ((await requests.put(op, next).commit()).ok) return next;
   }
   throw conflict((await translate(user.locale))("request.busy"));
+}
+
+/**
+ * Closes the request's card at the issuer when the caller may end the request: closing is
+ * final, so it is done before the request is written (a lost race then finds the card closed
+ * either way, as close and cancel both close it).
+ */
+async function closeCardFirst(
+  deps: Deps,
+  user: User,
+  oid: string,
+  allowed: (f: RequestFlags) => boolean,
+  tr: Tr,
+): Promise<boolean> {
+  const r = (await deps.store.requests.get(user.oid, oid)).value;
+  if (!r) throw notFound();
+  if (!allowed(requestFlags(r, user.oid))) throw notAllowed(tr);
+  return (await closeCardOf(deps, r)) !== null;
 }
 
 /** Adds the writes that cancel a request's open approval (checked against concurrent votes). */
@@ -191,10 +210,17 @@ export async function modifyRequest(
 export async function cancelRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
   const tr = await translate(user.locale);
   let cancelled: string | null = null;
+  // A card is closed at the issuer first (final), then the request says so.
+  const card = await closeCardFirst(deps, user, oid, (f) => f.canCancel, tr);
   const rec = await mutate(deps, user, oid, async (r, f, op) => {
     if (!f.canCancel) throw notAllowed(tr);
     cancelled = await cancelApproval(deps, r, op);
-    return { ...r, status: "cancelled", openCard: false };
+    return {
+      ...r,
+      status: "cancelled",
+      openCard: false,
+      cardStatusCode: card || r.hasCard ? "Closed" : r.cardStatusCode,
+    };
   });
   if (cancelled) {
     await deps.events.publish({
@@ -210,6 +236,7 @@ export async function cancelRequest(deps: Deps, user: User, oid: string): Promis
 /** spec §4 close: allowed by canClose; the request's card is closed (wallet filter Closed). */
 export async function closeRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
   const tr = await translate(user.locale);
+  await closeCardFirst(deps, user, oid, (f) => f.canClose, tr);
   const rec = await mutate(deps, user, oid, (r, f) => {
     if (!f.canClose) throw notAllowed(tr);
     return { ...r, cardStatusCode: "Closed", openCard: false };

@@ -139,6 +139,20 @@ export interface Issuer {
   /** Any state → closed, final (closed: unchanged, closedAt kept). */
   close(token: string): Promise<IssuedCard>;
 
+  /**
+   * 3-D Secure: the card holder's static password, held by the issuer like the card secrets
+   * (a real issuer enrolls the cardholder for its ACS). A "pending" password waits until the
+   * holder confirmed the change; promoting makes it current (false when nothing was pending).
+   */
+  setThreeDSPassword(
+    holderId: string,
+    password: string,
+    slot: "pending" | "current",
+  ): Promise<void>;
+  promoteThreeDSPassword(holderId: string): Promise<boolean>;
+  /** The current password, for the holder's own reveal; null when none is set. */
+  revealThreeDSPassword(holderId: string): Promise<string | null>;
+
   // Issue 11 adds here: authorize (approve or decline with a reason, moving amountSpent
   // atomically with the card), capture (partial, several), reverse, refund, and finding a
   // card from what a merchant sends (PAN + CVC + expiry, or last 4 in test mode).

@@ -29,6 +29,7 @@ import {
   toView,
 } from "./records.ts";
 import { seal, type Sealed, unseal } from "./vault.ts";
+import * as threeDS from "./three_ds.ts";
 import { sha256 } from "./encoding.ts";
 
 export interface SimulatorDeps {
@@ -120,6 +121,18 @@ export class IssuerSimulator implements Issuer {
       }
     }
     return false;
+  }
+
+  setThreeDSPassword(holderId: string, password: string, slot: "pending" | "current") {
+    return threeDS.setPassword(this.#kv, this.#key, holderId, password, slot);
+  }
+
+  promoteThreeDSPassword(holderId: string) {
+    return threeDS.promote(this.#kv, holderId);
+  }
+
+  revealThreeDSPassword(holderId: string) {
+    return threeDS.reveal(this.#kv, this.#key, holderId);
   }
 
   async getCard(token: string): Promise<IssuedCard | null> {

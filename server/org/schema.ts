@@ -125,6 +125,10 @@ const RequestType = z.strictObject({
   allowBudget: z.boolean(),
   /** When present, only these cost centers may be chosen with this type. */
   costCenterOids: z.array(oid).min(1).optional(),
+  /** The network of this type's virtual cards (issue 10). */
+  cardBrand: z.enum(["visa", "mastercard"]).default("visa"),
+  /** Days a card of this type stays usable (after the last budget line for budgets). */
+  cardValidityDays: z.int().min(1).max(3650).default(90),
   approvalPolicy: z.array(ApprovalTier).min(1),
 });
 

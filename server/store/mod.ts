@@ -5,6 +5,7 @@ import { DeviceRepo } from "./devices.ts";
 import { OrgRepo } from "./org.ts";
 import { RateLimitRepo } from "./rate_limits.ts";
 import { RequestRepo } from "./requests.ts";
+import { SecureRepo } from "./secure.ts";
 import { TransactionRepo } from "./transactions.ts";
 import { UserRepo } from "./users.ts";
 
@@ -20,6 +21,7 @@ export interface Store {
   comments: CommentRepo;
   approvals: ApprovalRepo;
   transactions: TransactionRepo;
+  secure: SecureRepo;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -34,5 +36,6 @@ export function createStore(kv: Deno.Kv): Store {
     comments: new CommentRepo(kv),
     approvals: new ApprovalRepo(kv),
     transactions: new TransactionRepo(kv),
+    secure: new SecureRepo(kv),
   };
 }

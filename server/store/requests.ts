@@ -3,6 +3,19 @@ import type { BudgetLine } from "../../client/lib/budget.ts";
 import { IdAllocator } from "./ids.ts";
 import { listValues } from "./kv.ts";
 
+/** What the app keeps of an issued card (GUIDE §5: token, brand, last 4, expiry). */
+export interface CardRef {
+  token: string;
+  brand: "visa" | "mastercard";
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  /** YYYY-MM-DD, the last day the card may be used. */
+  validUntil: string;
+  holder: string;
+  createdAt: number;
+}
+
 /**
  * An expense request as stored (spec §3). Reference labels (cost center, GL, project, type)
  * are copied in when chosen, like an accounting record: a renamed cost center does not
@@ -40,7 +53,10 @@ export interface RequestRecord {
   approvalOid: string | null;
   hasCard: boolean;
   openCard: boolean;
+  /** Active, Blocked (frozen) or Closed once a card exists; Closed also for a closed request. */
   cardStatusCode: string | null;
+  /** The issuer's card (issue 10): its token and what may be shown; never the PAN or CVC. */
+  card?: CardRef | null;
   approverNote: string | null;
   archive: boolean;
   updatedAt: number;

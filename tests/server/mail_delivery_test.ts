@@ -170,6 +170,13 @@ Deno.test("[mail] a permanent 5xx: the API answered 200, the message ends failed
   const api = await testApp(smtpEnv(server.port), { deliver: true });
   try {
     await server.waitFor(4);
+    // The employee's seeded mail has been refused (not merely queued: a newer code would
+    // supersede it instead) before the lost activation is asked for.
+    for (let i = 0; i < 200; i++) {
+      const open = await api.deps.messages.open();
+      if (open.some((m) => m.state === "failed" && m.to === DEMO.employee)) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
     const r = await api.call("POST", `${E}/pwasecretanswer`, {
       body: { email: DEMO.employee, answer: "paris", questOid: "q-birth-city" },
       headers: { "device-id": api.newDeviceId() },

@@ -328,6 +328,14 @@ export const en = {
   "comment.notAllowed": "Comments cannot be added to this request",
   "comment.notDeletable": "This comment cannot be deleted",
 
+  "card.notAllowed": "This card action is not allowed",
+  "card.secureRequired": "Set up 3-D Secure first",
+  "card.revealNotAllowed": "The card details cannot be shown",
+  "secure.bad.password": "The password must be 4 to 30 letters, digits or {symbols}",
+  "secure.bad.prefix": "Enter a country prefix such as +33",
+  "secure.bad.phone": "Enter a phone number of at least 6 digits",
+  "secure.pinText": "Your QCard 3-D Secure PIN is {pin}. It is valid {minutes} minutes.",
+  "secure.pinSubject": "Your QCard 3-D Secure PIN",
   "mail.activation.subject": "Your QCard activation code",
   "mail.activation.body":
     "Hello {fname},\n\nYour QCard activation code is {code}.\nOpen QCard at {url} and enter this code to activate your device. The code can be used once and expires on {expires}.\n\nIf you did not ask for it, ignore this email.",

@@ -342,6 +342,14 @@ export const fr: Dictionary = {
   "comment.notAllowed": "Impossible d’ajouter des commentaires à cette demande",
   "comment.notDeletable": "Ce commentaire ne peut pas être supprimé",
 
+  "card.notAllowed": "Cette action sur la carte n’est pas autorisée",
+  "card.secureRequired": "Configurez d’abord le 3-D Secure",
+  "card.revealNotAllowed": "Les données de la carte ne peuvent pas être affichées",
+  "secure.bad.password": "Le mot de passe doit compter 4 à 30 lettres, chiffres ou {symbols}",
+  "secure.bad.prefix": "Saisissez un indicatif pays, par exemple +33",
+  "secure.bad.phone": "Saisissez un numéro de téléphone d’au moins 6 chiffres",
+  "secure.pinText": "Votre code PIN 3-D Secure QCard est {pin}. Il est valable {minutes} minutes.",
+  "secure.pinSubject": "Votre code PIN 3-D Secure QCard",
   "mail.activation.subject": "Votre code d’activation QCard",
   "mail.activation.body":
     "Bonjour {fname},\n\nVotre code d’activation QCard est {code}.\nOuvrez QCard à l’adresse {url} et saisissez ce code pour activer votre appareil. Le code n’est utilisable qu’une seule fois et expire le {expires}.\n\nSi vous n’en avez pas fait la demande, ignorez cet e-mail.",

@@ -1,0 +1,468 @@
+/**
+ * Virtual cards and 3-D Secure (issue 10, spec §2, §3 Card and Secure settings, §4, §6, §7):
+ * generation on the embedded issuer simulator, the masked card, reveals sealed for the
+ * device's key, freeze/unfreeze/close and the request flags they change, the secure settings
+ * flow with its emailed or texted PIN. In-process, no sockets.
+ */
+import assert from "node:assert/strict";
+import { DEMO, type TestApi, withApp } from "../helpers.ts";
+import { recordDecision } from "../../server/domain/requests.ts";
+import { newRevealKey, openWithKey } from "../../client/lib/reveal_cipher.ts";
+import { PASSWORD_PLACEHOLDER } from "../../client/lib/secure_rules.ts";
+import type { Card } from "../../client/api/contract/cards.ts";
+import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
+import { assertError, assertOk, bearer, type Headers, login } from "./api.ts";
+
+const E = "/scmapi/expense";
+const MIN = 60_000;
+const get = (api: TestApi, h: Headers, path: string) =>
+  api.call("GET", `${E}/${path}`, { headers: h });
+const post = (api: TestApi, h: Headers, path: string, body: unknown) =>
+  api.call("POST", `${E}/${path}`, { body, headers: h });
+
+const TRAVEL = {
+  typeOid: "type-travel",
+  amount: 120.5,
+  purpose: "Train to Lyon",
+  costCenterOid: "cc-sales",
+  GLOid: "gl-travel",
+  projectOid: "prj-crm",
+};
+
+/** Created, submitted and accepted through the workflow's entry point. */
+async function accepted(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
+  const c = await post(api, h, "pwaexpenserequestcreate", {
+    expenseRequest: { ...TRAVEL, ...body },
+  });
+  assertOk(c);
+  const oid = (c.json.expenseRequest as ExpenseRequest).oid;
+  assertOk(await post(api, h, "pwasubmit", { record: oid }));
+  const [a] = await api.deps.store.approvals.byRequest(oid);
+  assert.equal((await recordDecision(api.deps, a.oid, "accepted"))?.status, "accepted");
+  return oid;
+}
+
+async function entity(api: TestApi, h: Headers, oid: string): Promise<ExpenseRequest> {
+  const r = await get(api, h, `pwaexpenseentity?record=${oid}`);
+  assertOk(r);
+  return r.json.expenseRequest as ExpenseRequest;
+}
+
+/** The newest 3-D Secure PIN sent to a phone (SMS outbox) or an address. */
+async function latestPin(api: TestApi, to: string): Promise<string> {
+  const [m] = await api.deps.outbox!.list({ to, limit: 1 });
+  const pin = /PIN is (\d{4})/.exec(m?.text ?? "")?.[1];
+  assert.ok(pin, `no 3-D Secure PIN sent to ${to}`);
+  return pin;
+}
+
+const SECURE = { password: "Tr4in-2027!", countryPrefix: "+33", phoneNumber: "612345678" };
+
+/** Defines 3-D Secure through the whole flow: save → requirePin → PIN from the SMS → pinOk. */
+async function defineSecure(api: TestApi, h: Headers, record = SECURE) {
+  const s = await post(api, h, "pwasetexpensedosecure", { record });
+  assertOk(s);
+  assert.equal(s.json.requirePin, true);
+  const pin = await latestPin(api, `${record.countryPrefix}${record.phoneNumber}`);
+  const v = await post(api, h, "pwaexpensedosecurevalidatepin", { pin });
+  assertOk(v);
+  assert.equal(v.json.pinOk, true);
+}
+
+function luhn(pan: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < pan.length; i++) {
+    let d = Number(pan[pan.length - 1 - i]);
+    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+async function reveal(api: TestApi, h: Headers, oid: string) {
+  const key = newRevealKey();
+  const r = await get(api, h, `pwaexpensecardreveal?oid=${oid}&key=${key}`);
+  return { r, key };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generation
+
+Deno.test(
+  "[cards] generate: refused without 3-D Secure, then a card for the request's amount",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const oid = await accepted(api, emp.h);
+    const before = await entity(api, emp.h, oid);
+    assert.equal(before.canGenerate, true);
+    assert.equal(before.is3DSecureDefined, false);
+    assertError(await post(api, emp.h, "pwanewqcard", { oid }), 403, "secure_required");
+    assert.equal((await entity(api, emp.h, oid)).hasCard, false);
+
+    await defineSecure(api, emp.h);
+    assert.equal((await entity(api, emp.h, oid)).is3DSecureDefined, true);
+    const g = await post(api, emp.h, "pwanewqcard", { oid });
+    assertOk(g);
+    const card = g.json.card as Card;
+    assert.equal(card.oid, oid);
+    assert.equal(card.cardStatusCode, "Active");
+    assert.equal(card.activeCard, true);
+    assert.equal(card.amountAllocated, 120.5);
+    assert.equal(card.amountAvailable, 120.5);
+    assert.equal(card.amountCurrency, "EUR");
+    assert.equal(card.type, "visa");
+    assert.equal(card.cardHolderName, "EMMA LAURENT");
+    assert.match(card.cardNumber, /^•••• •••• •••• \d{4}$/);
+    assert.equal(card.cvc, "•••");
+    assert.equal(card.canReveal, true);
+    assert.equal(card.validityDays, 90);
+    assert.ok(card.expirationMonth >= 1 && card.expirationMonth <= 12);
+    // The request follows the card (spec §3/§4).
+    const after = await entity(api, emp.h, oid);
+    assert.equal(after.hasCard, true);
+    assert.equal(after.openCard, true);
+    assert.equal(after.cardStatusCode, "Active");
+    assert.equal(after.canGenerate, false);
+    // No card number in any answer but the reveal.
+    for (const text of [g.text, JSON.stringify(after)]) {
+      assert.ok(!/\d{13,19}/.test(text), text);
+    }
+    // A second call answers the same card, never a second one.
+    const again = await post(api, emp.h, "pwanewqcard", { oid });
+    assertOk(again);
+    assert.equal((again.json.card as Card).last4, card.last4);
+    const issued = [];
+    for await (const e of api.kv.list({ prefix: ["issuer", "card"] })) issued.push(e.key);
+    assert.equal(issued.length, 1);
+  }),
+);
+
+Deno.test(
+  "[cards] generate: 404 for another user's request, 403 on a request not accepted",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const mgr = await login(api, DEMO.manager);
+    await defineSecure(api, emp.h);
+    await defineSecure(api, mgr.h, { ...SECURE, phoneNumber: "698765432" });
+    const oid = await accepted(api, emp.h);
+    assertError(await post(api, mgr.h, "pwanewqcard", { oid }), 404, "not_found");
+    assertError(await get(api, mgr.h, `pwaexpensecard?oid=${oid}`), 404);
+    const c = await post(api, emp.h, "pwaexpenserequestcreate", { expenseRequest: TRAVEL });
+    const fresh = (c.json.expenseRequest as ExpenseRequest).oid;
+    assertError(await post(api, emp.h, "pwanewqcard", { oid: fresh }), 403, "not_allowed");
+    assertOk(await post(api, emp.h, "pwasubmit", { record: fresh }));
+    assertError(await post(api, emp.h, "pwanewqcard", { oid: fresh }), 403, "not_allowed");
+    assertError(await post(api, emp.h, "pwanewqcard", { oid: "nope" }), 404);
+    assertError(await api.call("POST", `${E}/pwanewqcard`, { body: { oid } }), 401);
+  }),
+);
+
+Deno.test(
+  "[cards] 50 concurrent pwanewqcard on one request give one card",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    const rs = await Promise.all(
+      Array.from({ length: 50 }, () => post(api, emp.h, "pwanewqcard", { oid })),
+    );
+    for (const r of rs) assertOk(r);
+    assert.equal(new Set(rs.map((r) => (r.json.card as Card).last4)).size, 1);
+    let n = 0;
+    for await (const _ of api.kv.list({ prefix: ["issuer", "card"] })) n++;
+    assert.equal(n, 1);
+    assert.equal((await entity(api, emp.h, oid)).hasCard, true);
+  }),
+);
+
+Deno.test(
+  "[cards] a budget request's card: allocated is the sum, lines fund on their dates",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const t0 = Date.UTC(2027, 0, 10, 9);
+    api.deps.now = () => t0;
+    const oid = await accepted(api, emp.h, {
+      typeOid: "type-event",
+      amount: undefined,
+      budget: { period: "monthly", startDate: "2027-01-10", amount: 100, occurrences: 3 },
+    });
+    const card = (await post(api, emp.h, "pwanewqcard", { oid })).json.card as Card;
+    assert.equal(card.type, "mc");
+    assert.equal(card.amountAllocated, 300);
+    assert.equal(card.amountAvailable, 100);
+    assert.deepEqual(card.budget.map((l) => l.budgetfunded), [true, false, false]);
+    api.deps.now = () => Date.UTC(2027, 1, 10, 8);
+    const feb = (await get(api, emp.h, `pwaexpensecard?oid=${oid}`)).json.card as Card;
+    assert.equal(feb.amountAvailable, 200);
+    assert.deepEqual(feb.budget.map((l) => l.budgetfunded), [true, true, false]);
+    assert.deepEqual((await entity(api, emp.h, oid)).budget.map((l) => l.budgetfunded), [
+      true,
+      true,
+      false,
+    ]);
+  }, { TOKEN_IDLE_DAYS: "3650" }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Reveal
+
+Deno.test(
+  "[cards] reveal by the author decrypts on the device to a Luhn-valid PAN and a 3-digit CVC",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    const card = (await post(api, emp.h, "pwanewqcard", { oid })).json.card as Card;
+    const { r, key } = await reveal(api, emp.h, oid);
+    assertOk(r);
+    assert.equal(r.res.headers.get("cache-control"), "no-store");
+    assert.ok(!/\d{13,19}/.test(r.text), "the answer itself holds no number");
+    const { pan, cvc } = JSON.parse(await openWithKey(key, String(r.json.encryptedresult)));
+    assert.match(pan, /^\d{16}$/);
+    assert.ok(luhn(pan));
+    assert.ok(pan.startsWith("4"), "a Visa test number");
+    assert.equal(pan.slice(-4), card.last4);
+    assert.match(cvc, /^\d{3}$/);
+    // Another key cannot open it.
+    await assert.rejects(() => openWithKey(newRevealKey(), String(r.json.encryptedresult)));
+    // Each reveal is recorded: who and when.
+    const log = [];
+    for await (const e of api.kv.list<{ userOid: string }>({ prefix: ["card_reveal", oid] })) {
+      log.push(e.value.userOid);
+    }
+    assert.deepEqual(log, [emp.oid]);
+  }),
+);
+
+Deno.test(
+  "[cards] reveal refused to anyone else, with reveal disabled, on a frozen card, with a bad key",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const mgr = await login(api, DEMO.manager);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
+    assertError((await reveal(api, mgr.h, oid)).r, 404);
+    assertError(await get(api, emp.h, `pwaexpensecardreveal?oid=${oid}&key=short`), 400);
+    assertOk(await post(api, emp.h, "pwafreezecard", { oid }));
+    assertError((await reveal(api, emp.h, oid)).r, 403, "reveal_not_allowed");
+    assertOk(await post(api, emp.h, "pwaunfreezecard", { oid }));
+    assertOk((await reveal(api, emp.h, oid)).r);
+    // The organisation turns reveals off.
+    const meta = (await api.deps.store.org.meta())!;
+    await api.kv.set(["org", "meta"], {
+      ...meta,
+      settings: { ...meta.settings, revealEnabled: false },
+    });
+    const card = (await get(api, emp.h, `pwaexpensecard?oid=${oid}`)).json.card as Card;
+    assert.equal(card.canReveal, false);
+    assertError((await reveal(api, emp.h, oid)).r, 403, "reveal_not_allowed");
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Freeze, unfreeze, close, cancel
+
+Deno.test(
+  "[cards] freeze/unfreeze/close transitions and the request flags they change",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
+    const frozen = await post(api, emp.h, "pwafreezecard", { oid });
+    assertOk(frozen);
+    assert.equal((frozen.json.card as Card).cardStatusCode, "Blocked");
+    assert.equal((frozen.json.card as Card).canUnfreeze, true);
+    let e = await entity(api, emp.h, oid);
+    assert.equal(e.cardStatusCode, "Blocked");
+    assert.equal(e.openCard, true);
+    assertError(await post(api, emp.h, "pwafreezecard", { oid }), 403, "not_allowed");
+    const thawed = await post(api, emp.h, "pwaunfreezecard", { oid });
+    assertOk(thawed);
+    assert.equal((thawed.json.card as Card).cardStatusCode, "Active");
+    // Close: the card is closed at the issuer (final) and the request is read-only.
+    assertOk(await post(api, emp.h, "pwaclose", { oid }));
+    e = await entity(api, emp.h, oid);
+    assert.equal(e.cardStatusCode, "Closed");
+    assert.equal(e.openCard, false);
+    assert.equal(e.canClose, false);
+    assert.equal(e.canCancel, false);
+    const closed = (await get(api, emp.h, `pwaexpensecard?oid=${oid}`)).json.card as Card;
+    assert.equal(closed.cardStatusCode, "Closed");
+    assert.equal(closed.validityDays, null);
+    assert.equal(closed.canReveal, false);
+    assertError(await post(api, emp.h, "pwaunfreezecard", { oid }), 403);
+    assertError((await reveal(api, emp.h, oid)).r, 403);
+    const issued = await api.deps.issuer.getCard(
+      (await api.deps.store.requests.get(emp.oid, oid)).value!.card!.token,
+    );
+    assert.equal(issued?.status, "closed");
+  }),
+);
+
+Deno.test(
+  "[cards] cancel with a card closes the card and cancels the request",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
+    assert.equal((await entity(api, emp.h, oid)).canCancel, true);
+    assertOk(await post(api, emp.h, "pwacancel", { oid }));
+    const e = await entity(api, emp.h, oid);
+    assert.equal(e.statusCode, "cancelled");
+    assert.equal(e.cardStatusCode, "Closed");
+    const token = (await api.deps.store.requests.get(emp.oid, oid)).value!.card!.token;
+    assert.equal((await api.deps.issuer.getCard(token))?.status, "closed");
+  }),
+);
+
+Deno.test(
+  "[cards] the obfuscated card is what the app keeps: masked number, brand, holder, expiry",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    const card = (await post(api, emp.h, "pwanewqcard", { oid })).json.card as Card;
+    const o = await get(api, emp.h, `pwaexpensecardobfuscated?oid=${oid}`);
+    assertOk(o);
+    assert.deepEqual(o.json.card, {
+      oid,
+      cardNumber: card.cardNumber,
+      last4: card.last4,
+      type: "visa",
+      cardHolderName: "EMMA LAURENT",
+      expirationMonth: card.expirationMonth,
+      expirationYear: card.expirationYear,
+      cardStatusCode: "Active",
+    });
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// 3-D Secure settings
+
+Deno.test(
+  "[secure] save answers requirePin; a wrong PIN is pinOk false; the right one defines it",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const read0 = await get(api, emp.h, "pwaexpensecardsecure");
+    assertOk(read0);
+    assert.deepEqual(read0.json.secure, {
+      password: "",
+      countryPrefix: "",
+      phoneNumber: "",
+      requirePin: false,
+      defined: false,
+    });
+    const s = await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE });
+    assertOk(s);
+    assert.equal(s.json.requirePin, true);
+    const pin = await latestPin(api, "+33612345678");
+    const wrong = pin === "0000" ? "0001" : "0000";
+    const w = await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin: wrong });
+    assertOk(w);
+    assert.deepEqual(w.json, { pinOk: false, attemptsLeft: 2 });
+    const ok = await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin });
+    assert.deepEqual(ok.json, { pinOk: true, attemptsLeft: 3 });
+    const read = (await get(api, emp.h, "pwaexpensecardsecure")).json.secure as Record<
+      string,
+      unknown
+    >;
+    assert.equal(read.password, PASSWORD_PLACEHOLDER, "never the password itself");
+    assert.equal(read.defined, true);
+    assert.equal(read.phoneNumber, "612345678");
+    // The stored password comes back only sealed for the device's key.
+    const key = newRevealKey();
+    const r = await get(api, emp.h, `pwareveal3ds?key=${key}`);
+    assertOk(r);
+    assert.ok(!r.text.includes(SECURE.password));
+    assert.equal(await openWithKey(key, String(r.json.decryptpwd)), SECURE.password);
+    // Saving with the placeholder and the same phone changes nothing and needs no PIN.
+    const same = await post(api, emp.h, "pwasetexpensedosecure", {
+      record: { ...SECURE, password: PASSWORD_PLACEHOLDER },
+    });
+    assert.equal(same.json.requirePin, false);
+  }),
+);
+
+Deno.test(
+  "[secure] an expired PIN (after 5 minutes) and a third wrong try drop the change",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const t0 = Date.now();
+    api.deps.now = () => t0;
+    assertOk(await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE }));
+    const pin = await latestPin(api, "+33612345678");
+    api.deps.now = () => t0 + 5 * MIN + 1000;
+    assert.deepEqual(
+      (await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin })).json,
+      { pinOk: false, attemptsLeft: 0 },
+    );
+    const read = await get(api, emp.h, "pwaexpensecardsecure");
+    assert.equal((read.json.secure as { defined: boolean }).defined, false);
+    // A new save, three wrong tries: the right PIN no longer works.
+    api.deps.now = () => t0 + 10 * MIN;
+    assertOk(await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE }));
+    const pin2 = await latestPin(api, "+33612345678");
+    const wrong = pin2 === "1111" ? "2222" : "1111";
+    for (const left of [2, 1, 0]) {
+      const w = await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin: wrong });
+      assert.deepEqual(w.json, { pinOk: false, attemptsLeft: left });
+    }
+    assert.equal(
+      (await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin: pin2 })).json.pinOk,
+      false,
+    );
+  }),
+);
+
+Deno.test(
+  "[secure] every §5 rule: password 4–30 of the allowed set, prefix, phone digits ≥ 6",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    for (
+      const [record, code] of [
+        [{ ...SECURE, password: "abc" }, "secure_password"],
+        [{ ...SECURE, password: "x".repeat(31) }, "secure_password"],
+        [{ ...SECURE, password: "pass word" }, "secure_password"],
+        [{ ...SECURE, password: PASSWORD_PLACEHOLDER }, "secure_password"],
+        [{ ...SECURE, countryPrefix: "33a" }, "secure_prefix"],
+        [{ ...SECURE, phoneNumber: "12345" }, "secure_phone"],
+        [{ ...SECURE, phoneNumber: "06 12 34" }, "secure_phone"],
+      ] as const
+    ) {
+      assertError(await post(api, emp.h, "pwasetexpensedosecure", { record }), 422, code);
+    }
+    assertError(await api.call("GET", `${E}/pwaexpensecardsecure`), 401);
+    assertError(await get(api, bearer("A".repeat(43)), "pwaexpensecardsecure"), 401);
+  }),
+);
+
+Deno.test(
+  "[secure] without an SMS transport the PIN goes by email",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    assertOk(await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE }));
+    // No SMS provider: the PIN is mailed (read from the outbox's record of it).
+    let pin = "";
+    for await (
+      const e of api.kv.list<{ purpose?: string; channel: string; to: string; text: string }>({
+        prefix: ["msg"],
+      })
+    ) {
+      if (e.value?.purpose === "3ds-pin") {
+        assert.equal(e.value.channel, "email");
+        assert.equal(e.value.to, DEMO.employee);
+        pin = /PIN is (\d{4})/.exec(e.value.text)?.[1] ?? "";
+      }
+    }
+    assert.match(pin, /^\d{4}$/);
+    assert.equal(
+      (await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin })).json.pinOk,
+      true,
+    );
+  }, { SMS_TRANSPORT: "none" }),
+);
