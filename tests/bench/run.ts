@@ -6,9 +6,11 @@ import * as esbuild from "esbuild";
 import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
+import { benchCards } from "./cards.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
 import { benchGuard } from "./guard.ts";
+import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
@@ -236,3 +238,7 @@ await benchMessages(line);
 
 // Issue 9: the connection guard (header and idle timeouts) against plain Deno.serve.
 await benchGuard(line);
+
+// Issue 10: the issuer simulator alone, then pwanewqcard and reveal through the app.
+await benchIssuer(line);
+await benchCards(line);
