@@ -16,7 +16,8 @@ export function bufferedBody(opts: { maxSize: number }): MiddlewareHandler<AppEn
     });
   return async (c, next) => {
     const raw = c.req.raw;
-    if (!raw.body) return await next();
+    // GET and HEAD carry no body a handler reads (and a Request of theirs may not hold one).
+    if (!raw.body || raw.method === "GET" || raw.method === "HEAD") return await next();
     const declared = raw.headers.get("content-length");
     if (declared && !raw.headers.has("transfer-encoding") && Number(declared) > maxSize) {
       return fail(413, "payload_too_large", "The request body is too large");

@@ -572,3 +572,37 @@ Deno.test("[security] in production no activation code reaches the logs, mail se
     assert.ok(!lines.some((l) => l.includes(code)), `code ${code} reached the logs`);
   }
 });
+
+Deno.test(
+  "[security] a GET that carries a body is answered as a GET, never a 500",
+  withApp(async (api) => {
+    const { token } = await api.activate(DEMO.employee);
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+      (req, info) => api.app.fetch(req, { remoteAddr: info.remoteAddr }),
+    );
+    try {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port: server.addr.port });
+      const body = '{"x":1}';
+      await conn.write(
+        new TextEncoder().encode(
+          `GET /bonita${E}/pwalists HTTP/1.1\r\nHost: x\r\nauthorization: Bearer ${token}\r\n` +
+            `content-type: application/json\r\ncontent-length: ${body.length}\r\n` +
+            `connection: close\r\n\r\n${body}`,
+        ),
+      );
+      const chunks: Uint8Array[] = [];
+      const buf = new Uint8Array(65536);
+      for (;;) {
+        const n = await conn.read(buf);
+        if (n === null) break;
+        chunks.push(buf.slice(0, n));
+      }
+      conn.close();
+      const head = new TextDecoder().decode(chunks[0]).split("\r\n")[0];
+      assert.equal(head, "HTTP/1.1 200 OK");
+    } finally {
+      await server.shutdown();
+    }
+  }),
+);
