@@ -27,6 +27,24 @@ export function assertOk(r: Res) {
 
 export const bearer = (token: string): Headers => ({ authorization: `Bearer ${token}` });
 
+const E = "/scmapi/expense";
+/** GET / POST of an expense call (`/scmapi/expense/<path>`) with the caller's headers. */
+export const getE = (api: TestApi, h: Headers, path: string) =>
+  api.call("GET", `${E}/${path}`, { headers: h });
+export const postE = (api: TestApi, h: Headers, path: string, body: unknown) =>
+  api.call("POST", `${E}/${path}`, { body, headers: h });
+
+/** Luhn's check (card numbers): what the card-data tests look for. */
+export function luhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
 async function demoUser(api: TestApi, email: string) {
   const user = await api.deps.store.users.byEmail(email);
   assert.ok(user, `no demo user ${email}`);

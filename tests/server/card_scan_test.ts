@@ -10,19 +10,9 @@ import { DEMO, testApp } from "../helpers.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { newRevealKey, openWithKey } from "../../client/lib/reveal_cipher.ts";
 import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
-import { login } from "./api.ts";
+import { login, luhn } from "./api.ts";
 
 const E = "/scmapi/expense";
-
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i]);
-    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
-}
 
 /** Luhn-valid runs of 13 to 19 digits (every window of a longer run too). */
 export function cardNumbersIn(text: string): string[] {

@@ -11,14 +11,12 @@ import { newRevealKey, openWithKey } from "../../client/lib/reveal_cipher.ts";
 import { PASSWORD_PLACEHOLDER } from "../../client/lib/secure_rules.ts";
 import type { Card } from "../../client/api/contract/cards.ts";
 import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
-import { assertError, assertOk, bearer, type Headers, login } from "./api.ts";
+import { assertError, assertOk, bearer, getE, type Headers, login, luhn, postE } from "./api.ts";
 
 const E = "/scmapi/expense";
 const MIN = 60_000;
-const get = (api: TestApi, h: Headers, path: string) =>
-  api.call("GET", `${E}/${path}`, { headers: h });
-const post = (api: TestApi, h: Headers, path: string, body: unknown) =>
-  api.call("POST", `${E}/${path}`, { body, headers: h });
+const get = getE;
+const post = postE;
 
 const TRAVEL = {
   typeOid: "type-travel",
@@ -67,16 +65,6 @@ async function defineSecure(api: TestApi, h: Headers, record = SECURE) {
   const v = await post(api, h, "pwaexpensedosecurevalidatepin", { pin });
   assertOk(v);
   assert.equal(v.json.pinOk, true);
-}
-
-function luhn(pan: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < pan.length; i++) {
-    let d = Number(pan[pan.length - 1 - i]);
-    if (i % 2) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
-    sum += d;
-  }
-  return sum % 10 === 0;
 }
 
 async function reveal(api: TestApi, h: Headers, oid: string) {
