@@ -17,6 +17,7 @@ import {
   refreshQcCookies,
   setCookie,
 } from "../lib/cookies.ts";
+import { dropRevealed } from "../state/wallet.ts";
 
 /** The unlocked device key: non-extractable, in memory only, gone on lock or reload. */
 let deviceKey: CryptoKey | null = null;
@@ -125,10 +126,14 @@ export function adoptSession(token: string, key: CryptoKey): void {
   refreshQcCookies();
 }
 
-/** Locks the app: the key and token are dropped from memory (logout, spec §2 main menu). */
+/**
+ * Locks the app: the key, the token and any revealed card number, CVC or 3-D Secure password
+ * are dropped from memory (logout, spec §2 main menu; wipe).
+ */
 export function lock(): void {
   credentials.bearer = null;
   deviceKey = null;
+  dropRevealed();
 }
 
 export function pinFailures(): number {

@@ -4,7 +4,7 @@ import { t } from "../i18n/index.ts";
 import { detail, filters, NO_FILTERS, requestRows } from "../state/requests.ts";
 import { attentionCount } from "../state/session.ts";
 import { askConfirm, closeAllSheets, openSheet, pushBanner } from "../state/ui.ts";
-import { walletFilter } from "../state/wallet.ts";
+import { resetWallet, walletFilter } from "../state/wallet.ts";
 import { busy } from "./busy.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
@@ -23,6 +23,7 @@ export function resetRequests(): void {
   attentionCount.value = 0;
   detail.value = null;
   filters.value = NO_FILTERS;
+  resetWallet();
   closeAllSheets();
 }
 

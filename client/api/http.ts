@@ -1,5 +1,5 @@
-import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "./contract/mod.ts";
-import { DEVICE_ID_HEADER, ErrorBody } from "./contract/mod.ts";
+import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "./contract/endpoint.ts";
+import { DEVICE_ID_HEADER, ErrorBody } from "./contract/endpoint.ts";
 
 /** The server answered with an error `{error, message}`. */
 export class ApiError extends Error {

@@ -16,6 +16,10 @@ import { CreateRequestBody } from "../screens/CreateRequest/CreateRequestPanel.t
 import { EditRequestBody } from "../screens/EditRequest/EditRequestPanel.tsx";
 import { FilterBody } from "../screens/Filter/FilterPanel.tsx";
 import { RequestDetailBody } from "../screens/RequestDetail/RequestDetailPanel.tsx";
+import { CardDetailBody } from "../screens/CardDetail/CardDetailPanel.tsx";
+import { SecureBody } from "../screens/Secure/SecurePanel.tsx";
+import { closeCard } from "../actions/cards.ts";
+import { cardDetail } from "../state/wallet.ts";
 
 function titleOf(e: SheetEntry): string {
   const s = e.sheet;
@@ -29,6 +33,12 @@ function titleOf(e: SheetEntry): string {
       const d = approvalDetail.value;
       return t("approval.title", { id: d?.entity?.id ?? d?.row?.id ?? "" });
     }
+    case "card": {
+      const d = cardDetail.value;
+      return t("card.title", { id: d?.card?.id ?? d?.row?.id ?? "" });
+    }
+    case "secure":
+      return t("secure.title");
     case "rejectNote":
       return t("approval.rejectNoteTitle");
     case "install":
@@ -56,6 +66,10 @@ function Body(props: { entry: SheetEntry }) {
       return <RequestDetailBody />;
     case "approval":
       return <ApprovalDetailBody />;
+    case "card":
+      return <CardDetailBody />;
+    case "secure":
+      return <SecureBody onDone={done} generateFor={s.generateFor} />;
     case "rejectNote":
       return <RejectNoteBody />;
     case "install":
@@ -97,7 +111,7 @@ export function SheetHost() {
           open={e.open}
           top={e.id === top}
           title={titleOf(e)}
-          onBack={() => closeSheet(e.id)}
+          onBack={() => e.sheet.kind === "card" ? closeCard(e.id) : closeSheet(e.id)}
         >
           <Body entry={e} />
         </SidePanel>

@@ -25,7 +25,7 @@ export function ConfirmPanel() {
               await req.onYes();
             }}
           >
-            {t("common.yes")}
+            {req.yesLabel ?? t("common.yes")}
           </button>
         </div>
       </div>

@@ -47,6 +47,8 @@ export interface ConfirmRequest {
   message: string;
   extra?: string;
   showNo: boolean;
+  /** The label of the Yes button when it is an acknowledgement ('OK'). */
+  yesLabel?: string;
   onYes: () => void | Promise<void>;
 }
 /** spec §2 confirm panel: message, extra text, optional No, Yes. */
@@ -63,6 +65,9 @@ export function askConfirm(req: ConfirmRequest): void {
 export type Sheet =
   | { kind: "detail"; oid: string }
   | { kind: "approval"; oid: string }
+  | { kind: "card"; oid: string }
+  /** spec §2 Secure side panel; `generateFor`: a request whose card is generated after it. */
+  | { kind: "secure"; generateFor?: string }
   | { kind: "rejectNote" }
   | { kind: "install" }
   | { kind: "create" }

@@ -19,6 +19,8 @@ export interface Env {
   /** A fresh browser profile (its own cookies, IndexedDB, service worker). */
   newPage(): Promise<Page>;
   latestCode(email: string): Promise<string>;
+  /** The newest 3-D Secure PIN sent to a phone ('+33612345678', SMS outbox) or an address. */
+  latestSecurePin(to: string): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -71,6 +73,12 @@ export async function start(flavour: Flavour): Promise<Env> {
       const code = /activation code is (\d{5})/.exec(m?.text ?? "")?.[1];
       if (!code) throw new Error(`no code for ${email}`);
       return code;
+    },
+    async latestSecurePin(to: string) {
+      const [m] = await deps.outbox!.list({ to, limit: 1 });
+      const pin = /3-D Secure PIN is (\d{4})/.exec(m?.text ?? "")?.[1];
+      if (!pin) throw new Error(`no 3-D Secure PIN sent to ${to}`);
+      return pin;
     },
     async close() {
       for (const c of contexts) await c.close().catch(() => {});

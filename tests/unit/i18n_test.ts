@@ -16,6 +16,8 @@ const SAME_IN_FRENCH = new Set<string>([
   "options.version", // "Version"
   "menu.title", // "Menu"
   "main.transactions", // "Transactions"
+  "card.state.Active", // "Active"
+  "secure.title", // "3-D Secure"
 ]);
 
 const NBSP = "\u00a0";

@@ -10,6 +10,7 @@ import { approvalFiltersActive, mode, toDecideCount } from "../../state/approval
 import { ApprovalsTab } from "../Approvals/ApprovalsTab.tsx";
 import { openFilter } from "../Filter/FilterPanel.tsx";
 import { RequestsTab } from "../Requests/RequestsTab.tsx";
+import { WalletTab } from "../Wallet/WalletTab.tsx";
 
 export type MainTab = "requests" | "wallet" | "transactions" | "approvals" | "support";
 export const activeTab = signal<MainTab>("requests");
@@ -87,7 +88,7 @@ export function MainScreen() {
       >
         {tab === "requests" ? <RequestsTab /> : null}
         {tab === "approvals" ? <ApprovalsTab /> : null}
-        {tab === "wallet" ? <p className="empty">{t("main.noCards")}</p> : null}
+        {tab === "wallet" ? <WalletTab /> : null}
         {tab === "transactions" ? <p className="empty">{t("main.noTransactions")}</p> : null}
         {tab === "support"
           ? supportUrl.value

@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { logout } from "../../actions/session.ts";
+import { openSecure } from "../../actions/secure.ts";
 import { SidePanel } from "../../components/SidePanel.tsx";
 import { t } from "../../i18n/index.ts";
 import { displayName, supportUrl } from "../../state/session.ts";
@@ -10,7 +11,7 @@ import { activeTab } from "../Main/MainScreen.tsx";
 
 /**
  * spec §2 main menu: the mode switch (offered only when approval requests exist, spec §6),
- * support, options, logout. 3-D Secure settings arrive with the cards issue.
+ * 3D secure settings, support, options, logout.
  */
 export function MainMenuPanel() {
   useSignals();
@@ -34,6 +35,13 @@ export function MainMenuPanel() {
             />
           )
           : null}
+        <MenuItem
+          label={t("menu.secure")}
+          onClick={() => {
+            panel.value = null;
+            openSecure();
+          }}
+        />
         {supportUrl.value
           ? (
             <MenuItem

@@ -7,18 +7,23 @@ import {
   submitExisting,
 } from "../../actions/requests.ts";
 import { startEdit } from "../../actions/request_form.ts";
+import { openCard, startGenerate } from "../../actions/cards.ts";
+import { openSecure } from "../../actions/secure.ts";
 import { locale, t } from "../../i18n/index.ts";
 import { Comments } from "../../components/Comments.tsx";
 import { Field } from "../../components/Field.tsx";
 import { shortDate } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { isClosedCardId } from "../../lib/cards.ts";
 import { detail } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { statusLabel } from "../Requests/RequestRow.tsx";
 
 /**
  * spec §2 request detail: status badge, amount, budget count, purpose, id, approvals,
- * comments with an add box, type, vendor link, codes; actions from the server's flags.
+ * comments with an add box, type, vendor link, codes; actions from the server's flags:
+ * generate card (3-D Secure set up first when missing, spec §6), set 3D secure, view the
+ * card, close, cancel.
  */
 export function RequestDetailBody() {
   useSignals();
@@ -116,6 +121,43 @@ export function RequestDetailBody() {
         onAdd={e?.canComment ? addComment : undefined}
         onDelete={deleteComment}
       />
+
+      {e && (e.canGenerate || e.hasCard || isClosedCardId(e.id))
+        ? (
+          <div
+            className={`detail-actions card-actions${
+              e.canGenerate ? " sticky-action decision-bar" : ""
+            }`}
+          >
+            {e.canGenerate
+              ? (
+                <button
+                  type="button"
+                  className="primary"
+                  disabled={busy}
+                  onClick={() => startGenerate(e.oid)}
+                >
+                  {t("detail.generate")}
+                </button>
+              )
+              : null}
+            {e.hasCard || isClosedCardId(e.id)
+              ? (
+                <button type="button" className="primary" onClick={() => openCard(e.oid)}>
+                  {t("detail.viewCard")}
+                </button>
+              )
+              : null}
+            {e.canGenerate || e.openCard
+              ? (
+                <button type="button" className="secondary" onClick={() => openSecure()}>
+                  {t("detail.secure")}
+                </button>
+              )
+              : null}
+          </div>
+        )
+        : null}
 
       <div className="detail-actions">
         {e?.canEdit

@@ -1,0 +1,304 @@
+import { useEffect } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import {
+  addCardComment,
+  confirmCardEnd,
+  copyCardNumber,
+  deleteCardComment,
+  maskCard,
+  revealCard,
+  setFrozen,
+} from "../../actions/cards.ts";
+import { Comments } from "../../components/Comments.tsx";
+import { Countdown } from "../../components/Countdown.tsx";
+import { Field } from "../../components/Field.tsx";
+import { locale, t, type TranslationKey } from "../../i18n/index.ts";
+import {
+  type CardState,
+  cardState,
+  groupCardNumber,
+  maskedNumber,
+  validThru,
+} from "../../lib/cards.ts";
+import { shortDate } from "../../lib/dates.ts";
+import { formatMoney } from "../../lib/money.ts";
+import { working } from "../../state/session.ts";
+import { cardDetail, revealedCard } from "../../state/wallet.ts";
+import { CardFace } from "./CardFace.tsx";
+
+export const cardStateLabel = (s: CardState) => t(`card.state.${s}` as TranslationKey);
+
+/**
+ * spec §2 card detail: the card face, status badge, available and allocated amounts,
+ * active-until, validity in days (open cards), the request's details and comments; reveal
+ * (30 s with a countdown) and copy, freeze/unfreeze, close and cancel card. Actions are
+ * hidden when the card is closed, cancelled, moved or blocked (a frozen card shows Unfreeze).
+ */
+export function CardDetailBody() {
+  useSignals();
+  // The revealed values never outlive the panel.
+  useEffect(() => maskCard, []);
+  const v = cardDetail.value;
+  if (!v) return null;
+  const c = v.card;
+  const o = v.fallback;
+  const row = v.row;
+  const loc = locale.value;
+  const busy = working.value;
+  if (!c && !o && !row) return <p className="loading" role="status">{t("app.loading")}</p>;
+
+  const id = c?.id ?? row?.id ?? "";
+  const statusCode = c?.statusCode ?? row?.statusCode ?? "";
+  // The freshest word on the card's status: the card, its obfuscated form, then the row.
+  const cardStatusCode = (v.source === "obfuscated" ? o?.cardStatusCode : c?.cardStatusCode) ??
+    c?.cardStatusCode ?? o?.cardStatusCode ?? row?.cardStatusCode ?? null;
+  const state = cardState({
+    id,
+    statusCode,
+    hasCard: true,
+    openCard: cardStatusCode !== null ? cardStatusCode !== "Closed" : !!row?.openCard,
+    cardStatusCode,
+  });
+  const r = revealedCard.value;
+  const shown = r && r.oid === v.oid ? r : null;
+  const face = {
+    type: c?.type ?? o?.type ?? "visa",
+    holder: c?.cardHolderName ?? o?.cardHolderName ?? "",
+    last4: c?.last4 ?? o?.last4 ?? null,
+    month: c?.expirationMonth ?? o?.expirationMonth ?? null,
+    year: c?.expirationYear ?? o?.expirationYear ?? null,
+  };
+  const live = v.source === "network" && !!c;
+  const ended = state === "Closed" || statusCode === "cancelled" || statusCode === "moved";
+  const open = live && !ended && state === "Active";
+  const can = {
+    reveal: open && c!.canReveal,
+    freeze: open && c!.canFreeze,
+    unfreeze: live && !ended && state === "Blocked" && c!.canUnfreeze,
+    close: open && c!.canClose,
+    cancel: open && c!.canCancel,
+  };
+  const currency = c?.amountCurrency ?? row?.pricingCurrency;
+
+  return (
+    <div className="request-detail card-detail">
+      <CardFaceOf
+        face={face}
+        shownPan={shown?.pan ?? null}
+        shownCvc={shown?.cvc ?? null}
+        state={state}
+      />
+      {shown
+        ? (
+          <Countdown
+            until={shown.until}
+            text={(seconds) => t("card.hiddenIn", { seconds })}
+          />
+        )
+        : null}
+      {v.source && v.source !== "network"
+        ? <p className="card-source" role="status">{t(`card.source.${v.source}`)}</p>
+        : null}
+
+      <div className="detail-head">
+        <span className={`status card-status card-status-${state.toLowerCase()}`} role="status">
+          {cardStateLabel(state)}
+        </span>
+        {c
+          ? (
+            <span className="detail-amount">
+              {formatMoney(c.amountAvailable, currency, loc)}
+            </span>
+          )
+          : null}
+      </div>
+      <dl className="kvs">
+        {c
+          ? (
+            <>
+              <Field label={t("card.available")}>
+                {formatMoney(c.amountAvailable, currency, loc)}
+              </Field>
+              <Field label={t("card.allocated")}>
+                {formatMoney(c.amountAllocated, currency, loc)}
+              </Field>
+              <Field label={t("card.activeUntil")}>{shortDate(c.validityToDate, loc)}</Field>
+              {c.validityDays !== null && !ended
+                ? (
+                  <Field label={t("card.validity")}>
+                    {t("card.validityDays", { days: c.validityDays })}
+                  </Field>
+                )
+                : null}
+            </>
+          )
+          : null}
+        <Field label={t("detail.id")}>{id}</Field>
+        <Field label={t("detail.purpose")}>{c?.purpose ?? row?.purpose}</Field>
+        <Field label={t("detail.issueDate")}>
+          {c?.issueDate || row?.issueDate ? shortDate(c?.issueDate ?? row!.issueDate, loc) : ""}
+        </Field>
+        <Field label={t("detail.status")}>
+          {
+            // An accepted request whose card is closed reads Closed (as in the lists).
+            statusCode === "accepted" && state === "Closed"
+              ? t("status.closed")
+              : statusCode
+              ? t(`status.${statusCode}` as TranslationKey)
+              : ""
+          }
+        </Field>
+        <Field label={t("detail.costCenter")}>{c?.costCenter ?? row?.costCenter}</Field>
+        <Field label={t("detail.ledger")}>{c?.GLCode ?? row?.GLCode}</Field>
+        <Field label={t("detail.project")}>{c?.projectCode ?? row?.projectCode}</Field>
+      </dl>
+
+      {c && c.budget.length
+        ? (
+          <section aria-label={t("detail.budget")}>
+            <h3>{t("detail.budget")}</h3>
+            <table className="budget-table">
+              <thead>
+                <tr>
+                  <th scope="col">{t("budget.date")}</th>
+                  <th scope="col">{t("budget.lineAmount")}</th>
+                  <th scope="col">{t("budget.funded")}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {c.budget.map((b, i) => (
+                  <tr key={i}>
+                    <td>{shortDate(b.budgetdate, loc)}</td>
+                    <td>{formatMoney(b.budgetamount, currency, loc)}</td>
+                    <td>{b.budgetfunded ? t("common.yes") : t("common.no")}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )
+        : null}
+
+      <Comments
+        comments={v.comments}
+        onAdd={live && !ended ? addCardComment : undefined}
+        onDelete={deleteCardComment}
+      />
+
+      {can.close || can.cancel
+        ? (
+          <div className="detail-actions">
+            {can.close
+              ? (
+                <button
+                  type="button"
+                  className="secondary"
+                  disabled={busy}
+                  onClick={() => confirmCardEnd("close")}
+                >
+                  {t("card.close")}
+                </button>
+              )
+              : null}
+            {can.cancel
+              ? (
+                <button
+                  type="button"
+                  className="danger-button"
+                  disabled={busy}
+                  onClick={() => confirmCardEnd("cancel")}
+                >
+                  {t("card.cancel")}
+                </button>
+              )
+              : null}
+          </div>
+        )
+        : null}
+
+      {can.reveal || can.freeze || can.unfreeze
+        ? (
+          <div className="detail-actions sticky-action decision-bar">
+            {shown
+              ? (
+                <>
+                  <button type="button" className="secondary" onClick={maskCard}>
+                    {t("card.hide")}
+                  </button>
+                  <button type="button" className="primary" onClick={copyCardNumber}>
+                    {t("card.copy")}
+                  </button>
+                </>
+              )
+              : (
+                <>
+                  {can.freeze
+                    ? (
+                      <button
+                        type="button"
+                        className="secondary"
+                        disabled={busy}
+                        onClick={() => setFrozen(true)}
+                      >
+                        {t("card.freeze")}
+                      </button>
+                    )
+                    : null}
+                  {can.unfreeze
+                    ? (
+                      <button
+                        type="button"
+                        className="primary"
+                        disabled={busy}
+                        onClick={() => setFrozen(false)}
+                      >
+                        {t("card.unfreeze")}
+                      </button>
+                    )
+                    : null}
+                  {can.reveal
+                    ? (
+                      <button
+                        type="button"
+                        className="primary"
+                        disabled={busy}
+                        onClick={revealCard}
+                      >
+                        {t("card.reveal")}
+                      </button>
+                    )
+                    : null}
+                </>
+              )}
+          </div>
+        )
+        : null}
+    </div>
+  );
+}
+
+function CardFaceOf(props: {
+  face: {
+    type: "visa" | "mc";
+    holder: string;
+    last4: string | null;
+    month: number | null;
+    year: number | null;
+  };
+  shownPan: string | null;
+  shownCvc: string | null;
+  state: CardState;
+}) {
+  const f = props.face;
+  return (
+    <CardFace
+      type={f.type}
+      holder={f.holder}
+      number={props.shownPan ? groupCardNumber(props.shownPan) : maskedNumber(f.last4)}
+      validThru={f.month && f.year ? validThru(f.month, f.year) : "••/••"}
+      cvc={props.state === "Active" ? props.shownCvc ?? "•••" : null}
+      state={props.state}
+      revealed={!!props.shownPan}
+    />
+  );
+}

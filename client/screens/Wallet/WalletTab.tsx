@@ -1,0 +1,82 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import type { ExpenseRow } from "../../api/contract/requests.ts";
+import { openCard } from "../../actions/cards.ts";
+import { RowList } from "../../components/RowList.tsx";
+import { Tabs } from "../../components/Tabs.tsx";
+import { locale, t } from "../../i18n/index.ts";
+import {
+  cardState,
+  notActiveStyle,
+  WALLET_FILTERS,
+  type WalletFilterKey,
+} from "../../lib/cards.ts";
+import { shortDate } from "../../lib/dates.ts";
+import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { walletFilter } from "../../state/wallet.ts";
+import { visibleWalletRows, walletCounts } from "../../state/wallet_rows.ts";
+import { cardStateLabel } from "../CardDetail/CardDetailPanel.tsx";
+
+/** spec §2 Wallet: sub-filters notClosed (default), Active, Closed; rows open the card. */
+export function WalletTab() {
+  useSignals();
+  const f = walletFilter.value;
+  const rows = visibleWalletRows.value;
+  const counts = walletCounts.value;
+  return (
+    <div className="wallet-tab">
+      <Tabs<WalletFilterKey>
+        label={t("wallet.subLabel")}
+        tabs={WALLET_FILTERS.map((k) => ({ key: k, label: t(`wallet.sub.${k}`) }))}
+        active={f}
+        onSelect={(k) => (walletFilter.value = k)}
+        small
+      />
+      <RowList
+        rows={rows}
+        total={counts[f]}
+        filtered={false}
+        label={t(`wallet.sub.${f}`)}
+        empty={t("wallet.empty")}
+        emptyFiltered={t("wallet.empty")}
+        resetOn={[f]}
+        render={(r) => <CardRow key={r.oid} row={r} />}
+      />
+    </div>
+  );
+}
+
+/**
+ * One card of the wallet: its request's issue date, id, card status, purpose and amount; the
+ * 'not active' style unless the card is Active or Closed (spec §2).
+ */
+function CardRow(props: { row: ExpenseRow }) {
+  useSignals();
+  const r = props.row;
+  const loc = locale.value;
+  const state = cardState(r);
+  const large = isLargeAmount(r.amount);
+  return (
+    <li>
+      <button
+        type="button"
+        className={`request-row card-row${notActiveStyle(r) ? " not-active" : ""}`}
+        onClick={() => openCard(r.oid)}
+      >
+        <span className="row-top">
+          <span className="row-date">{shortDate(r.issueDate, loc)}</span>
+          <span className="row-cc">{r.id}</span>
+          <span className={`status card-status card-status-${state.toLowerCase()}`}>
+            {cardStateLabel(state)}
+          </span>
+        </span>
+        <span className="row-bottom">
+          <span className="card-glyph" aria-hidden="true" />
+          <span className="row-purpose">{r.purpose}</span>
+          <span className={`amount${large ? " large-amount" : ""}`}>
+            {formatMoney(r.amount, r.pricingCurrency, loc)}
+          </span>
+        </span>
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,562 @@
+/**
+ * Virtual cards end to end (issue 10), in both flavours, at 360×640: employee@ gets a request
+ * accepted, taps Generate card; the 3-D Secure panel opens first (Save disabled until valid,
+ * a wrong PIN marked invalid, the PIN from the SMS outbox), then generation continues with
+ * its progress and the card is listed under Wallet/Active. The card is revealed (a 16-digit
+ * Luhn-valid number and a CVC, a visible countdown, copy), masked again after the real 30 s,
+ * frozen (blocked, Unfreeze only) and unfrozen, then closed (listed under Closed). After the
+ * mask, no card number or CVC is left in the DOM, QCDB, Cache Storage, cookies or storage.
+ * A second card, generated with no detour, is cancelled; the stored 3-D Secure password
+ * shows for 10 s from the main menu; a failed card fetch falls back to the obfuscated card,
+ * then (offline) to the cached, masked card.
+ */
+import assert from "node:assert/strict";
+import type { HTTPRequest, Page } from "puppeteer-core";
+import { activate, click, dumpOnFailure, type Env, FLAVOURS, start, waitText } from "./harness.ts";
+import { confirmYes, inTopPanel, named, opts, panelsClosed, pick, settled, tap } from "./panels.ts";
+import { recordDecision } from "../../server/domain/requests.ts";
+import { luhnValid } from "../../server/issuer/pan.ts";
+import { CARD_REVEAL_MS, PASSWORD_REVEAL_MS } from "../../client/lib/cards.ts";
+import { PASSWORD_PLACEHOLDER } from "../../client/lib/secure_rules.ts";
+
+const EMPLOYEE = "employee@demo.example";
+const PHONE = { prefix: "+33", number: "612345678" };
+const PASSWORD = "Tr4in-2027!";
+/** Where to write screenshots of the card face (set QCARD_SHOTS=dir to look at them). */
+const SHOTS = Deno.env.get("QCARD_SHOTS");
+
+async function shot(p: Page, name: string): Promise<void> {
+  if (!SHOTS) return;
+  await settled(p);
+  await Deno.mkdir(SHOTS, { recursive: true });
+  await p.screenshot({ path: `${SHOTS}/${name}.png` as `${string}.png` });
+}
+
+const topPanelText = (p: Page) =>
+  p.evaluate(() => {
+    const l = document.querySelectorAll(".side-panel.open");
+    return (l[l.length - 1] as HTMLElement | undefined)?.innerText ?? "";
+  });
+
+async function waitInTopPanel(p: Page, text: string, timeout = 15_000): Promise<void> {
+  await p.waitForFunction(
+    (t) => {
+      const l = document.querySelectorAll(".side-panel.open");
+      return (l[l.length - 1] as HTMLElement | undefined)?.innerText.includes(t) ?? false;
+    },
+    { timeout },
+    text,
+  );
+}
+
+/**
+ * Fills a field of the top panel as a person would: select what is there, delete it, type.
+ * (Setting the DOM value directly is undone by the next render of a controlled input.)
+ */
+async function fill(p: Page, name: string, value: string): Promise<void> {
+  const el = await named(p, name);
+  await el.focus();
+  await el.evaluate((e) => (e as HTMLInputElement).select());
+  await p.keyboard.press("Backspace");
+  await el.type(value);
+}
+
+/** Taps a tab (main tabs and sub-filters) by its name: a tab panel carries the same name. */
+async function tab(p: Page, name: string): Promise<void> {
+  await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();
+}
+
+const openPanels = (p: Page) => p.$$eval(".side-panel.open", (l) => l.length);
+
+/** The names of the buttons of the top panel. */
+const panelButtons = (p: Page) =>
+  p.evaluate(() => {
+    const l = document.querySelectorAll(".side-panel.open");
+    const top = l[l.length - 1];
+    return [...(top?.querySelectorAll(".panel-body button") ?? [])].map((b) =>
+      b.getAttribute("aria-label") ?? (b as HTMLElement).innerText.trim()
+    );
+  });
+
+async function isDisabled(p: Page, name: string): Promise<boolean> {
+  return await (await named(p, name)).evaluate((b) => (b as HTMLButtonElement).disabled);
+}
+
+/** Opens the list row whose text matches. */
+async function openRow(p: Page, text: string): Promise<void> {
+  const before = await openPanels(p);
+  await p.waitForFunction(
+    (t) => [...document.querySelectorAll(".request-row")].some((e) => e.textContent?.includes(t)),
+    {},
+    text,
+  );
+  await p.evaluate((t) => {
+    const row = [...document.querySelectorAll(".request-row")].find((e) =>
+      e.textContent?.includes(t)
+    );
+    (row as HTMLElement).click();
+  }, text);
+  await p.waitForFunction(
+    (n) => document.querySelectorAll(".side-panel.open").length > n,
+    {},
+    before,
+  );
+  await settled(p);
+}
+
+async function createRequest(p: Page, purpose: string, amount: string, id: string) {
+  await tap(p, "New request");
+  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 1);
+  await pick(p, "Type", "Travel");
+  await fill(p, "Amount", amount);
+  await fill(p, "Purpose", purpose);
+  await tap(p, "Submit");
+  await confirmYes(p, "Submit this request for approval?");
+  await waitText(p, `Request ${id} submitted`);
+  await panelsClosed(p);
+}
+
+/** The approvers' part, through the workflow's entry point. */
+async function accept(env: Env, id: string): Promise<string> {
+  const user = await env.deps.store.users.byEmail(EMPLOYEE);
+  const r = (await env.deps.store.requests.byUser(user!.oid)).find((x) => x.id === id);
+  assert.ok(r, `no request ${id}`);
+  const [a] = await env.deps.store.approvals.byRequest(r.oid);
+  assert.equal((await recordDecision(env.deps, a.oid, "accepted"))?.status, "accepted");
+  return r.oid;
+}
+
+/** The card face as shown: number, CVC, valid thru, holder, brand. */
+const face = (p: Page) =>
+  p.evaluate(() => {
+    const f = document.querySelector(".side-panel.open .card-face");
+    const text = (sel: string) =>
+      (f?.querySelector(sel) as HTMLElement | null)?.innerText.trim() ?? null;
+    return {
+      number: (f?.querySelector(".card-number span:last-child") as HTMLElement | null)
+        ?.innerText.trim() ?? null,
+      cvc: text(".card-cvc"),
+      expiry: text(".card-expiry span"),
+      holder: text(".card-holder span"),
+      brand: f?.querySelector("svg[role=img]")?.getAttribute("aria-label") ?? null,
+    };
+  });
+
+const badge = (p: Page) =>
+  p.evaluate(() => {
+    const l = document.querySelectorAll(".side-panel.open");
+    return (l[l.length - 1]?.querySelector(".detail-head .status") as HTMLElement | null)
+      ?.innerText;
+  });
+
+/** Sixteen digits (optionally in groups) that pass Luhn: what a card number looks like. */
+function luhnNumbers(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.matchAll(/(?<![\d])(?:\d[ -]?){15}\d(?![\d])/g)) {
+    const digits = m[0].replace(/\D/g, "");
+    if (luhnValid(digits)) out.push(digits);
+  }
+  return out;
+}
+
+/** A CVC next to its label or field name ('CVC 123', '"cvc":"123"', 'cvv=123'). */
+function cvcMentions(text: string, cvc: string): string[] {
+  const near = /(?:cvc|cvv2?|cvn|csc|cryptogram(?:me)?)["'\s:=]{0,12}(\d{3,4})(?!\d)/gi;
+  return [...text.matchAll(near)].map((m) => m[0]).filter((m) => m.endsWith(cvc));
+}
+
+/**
+ * Everything the page keeps where it could be read later: the DOM (text, attributes, input
+ * values), every QCDB store, every Cache Storage response, cookies, local and session storage.
+ */
+async function pageData(p: Page) {
+  const inPage = await p.evaluate(async () => {
+    const dom = document.body.innerText + "\n" + document.documentElement.outerHTML + "\n" +
+      [...document.querySelectorAll("input, textarea")].map((e) => (e as HTMLInputElement).value)
+        .join("\n");
+    const db = await new Promise<IDBDatabase>((res, rej) => {
+      const r = indexedDB.open("QCDB");
+      r.onsuccess = () => res(r.result);
+      r.onerror = () => rej(r.error);
+    });
+    const stores: Record<string, unknown[]> = {};
+    for (const name of [...db.objectStoreNames]) {
+      stores[name] = await new Promise<unknown[]>((res, rej) => {
+        const r = db.transaction(name).objectStore(name).getAll();
+        r.onsuccess = () => res(r.result);
+        r.onerror = () => rej(r.error);
+      });
+    }
+    db.close();
+    const cached: string[] = [];
+    for (const name of await caches.keys()) {
+      const cache = await caches.open(name);
+      for (const req of await cache.keys()) {
+        const res = await cache.match(req);
+        cached.push(`${req.url}\n${await res!.text()}`);
+      }
+    }
+    const storage = (s: Storage) =>
+      Array.from({ length: s.length }, (_, i) => `${s.key(i)}=${s.getItem(s.key(i)!)}`);
+    return {
+      dom,
+      stores,
+      cached,
+      local: storage(localStorage),
+      session: storage(sessionStorage),
+      docCookies: document.cookie,
+    };
+  });
+  const cookies = (await p.browserContext().cookies()).map((c) => `${c.name}=${c.value}`);
+  return { ...inPage, cookies };
+}
+
+/** The card-data scan (issue 10): after the mask, no number and no CVC anywhere it could stay. */
+async function assertNoCardData(p: Page, pan: string, cvc: string): Promise<void> {
+  const d = await pageData(p);
+  const places: [string, string][] = [
+    ["DOM", d.dom],
+    ["QCDB", JSON.stringify(d.stores)],
+    ["Cache Storage", d.cached.join("\n")],
+    ["cookies", [...d.cookies, d.docCookies].join("\n")],
+    ["localStorage", d.local.join("\n")],
+    ["sessionStorage", d.session.join("\n")],
+  ];
+  for (const [where, text] of places) {
+    assert.ok(!text.includes(pan), `the card number is in ${where}`);
+    assert.ok(!text.includes(pan.replace(/(\d{4})(?=\d)/g, "$1 ")), `grouped number in ${where}`);
+    assert.deepEqual(luhnNumbers(text), [], `a Luhn-valid 16-digit number in ${where}`);
+    assert.deepEqual(cvcMentions(text, cvc), [], `the CVC in ${where}`);
+  }
+  // A card face still on screen has its CVC slot masked again.
+  assert.ok([null, "•••"].includes((await face(p)).cvc));
+  // QCDB holds encrypted blobs only, the card among them (cached masked, spec §8).
+  const lists = d.stores.lists as { key: string; iv: string; ct: string }[];
+  assert.ok(lists.some((e) => e.key.startsWith("card:")), "the card is cached");
+  for (const store of ["lists", "approvals", "types", "costcenters", "currencylist"]) {
+    for (const e of (d.stores[store] ?? []) as Record<string, unknown>[]) {
+      assert.deepEqual(Object.keys(e).sort(), ["ct", "id", "iv", "key", "savedAt"], store);
+    }
+  }
+  assert.ok(d.cached.length > 0, "the service worker's precache was read");
+}
+
+for (const flavour of FLAVOURS) {
+  Deno.test({
+    name:
+      `[e2e:${flavour}] cards: generate through the 3-D Secure setup, wallet, reveal 30 s then masked, freeze/unfreeze, close; card-data scan; cancel; password 10 s; fetch fallbacks`,
+    ...opts,
+    fn: async () => {
+      const env = await start(flavour);
+      let page: Page | null = null;
+      try {
+        page = await activate(env, EMPLOYEE);
+        const p = page;
+        await p.browserContext().overridePermissions(env.url, [
+          "clipboard-read",
+          "clipboard-write",
+          "clipboard-sanitized-write",
+        ]);
+        await dumpOnFailure(p, async () => {
+          await waitText(p, "No requests here");
+          await createRequest(p, "Client visit in Lyon", "320.5", "R000001");
+          await accept(env, "R000001");
+          await tab(p, "Wallet");
+          await waitText(p, "No cards here");
+          await tab(p, "Requests");
+          await click(p, "Refresh");
+          await tab(p, "Accepted");
+          await openRow(p, "Client visit in Lyon");
+          await waitInTopPanel(p, "Request R000001");
+          await waitInTopPanel(p, "Generate card");
+          assert.ok((await panelButtons(p)).includes("Set 3D secure"));
+
+          // Generate card: 3-D Secure is not defined, so its panel opens first (spec §6).
+          await inTopPanel(p, "Generate card");
+          await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
+          await waitInTopPanel(p, "3-D Secure password");
+          assert.equal(await isDisabled(p, "Save"), true, "Save before anything is filled");
+          await fill(p, "3-D Secure password", "abc");
+          await fill(p, "Mobile phone", PHONE.number);
+          assert.equal(await isDisabled(p, "Save"), true, "a 3-letter password");
+          await fill(p, "3-D Secure password", PASSWORD);
+          await fill(p, "Country prefix", PHONE.prefix);
+          assert.equal(await isDisabled(p, "Save"), false);
+          const pwType = await p.$eval(
+            ".side-panel.open .secure-form input[autocomplete=new-password]",
+            (e) => (e as HTMLInputElement).type,
+          );
+          assert.equal(pwType, "password");
+          await inTopPanel(p, "Save");
+          await waitInTopPanel(p, "We sent you a 4-digit PIN");
+          assert.equal(await isDisabled(p, "Save"), true, "Save while the PIN is empty");
+          await shot(p, `${flavour}-secure-pin`);
+          const pin = await env.latestSecurePin(`${PHONE.prefix}${PHONE.number}`);
+          // A wrong PIN: the field is marked invalid, with a shake (spec §8).
+          await fill(p, "PIN", pin === "0000" ? "1111" : "0000");
+          await inTopPanel(p, "Save");
+          await waitInTopPanel(p, "Wrong PIN: 2 tries left");
+          assert.deepEqual(
+            await p.$eval(".side-panel.open .pin-input", (e) => ({
+              invalid: e.getAttribute("aria-invalid"),
+              shake: e.classList.contains("shake"),
+            })),
+            { invalid: "true", shake: true },
+          );
+          await fill(p, "PIN", pin);
+          await p.evaluate(() => {
+            // Did the blocking progress show? (It may be brief.)
+            const w = window as unknown as { progressSeen: boolean };
+            w.progressSeen = false;
+            new MutationObserver(() => {
+              if (document.querySelector(".progress-box")) w.progressSeen = true;
+            }).observe(document.body, { childList: true, subtree: true });
+          });
+          await inTopPanel(p, "Save");
+          // pinOk: the panel closes, the 'saved' confirm shows, then generation continues.
+          await waitText(p, "3-D Secure settings saved");
+          await p.locator(".confirm ::-p-aria(OK)").click();
+          await p.waitForFunction(() =>
+            document.querySelector(".side-panel.open .card-face") !== null
+          );
+          await waitInTopPanel(p, "Card R000001");
+          assert.equal(
+            await p.evaluate(() => (window as unknown as { progressSeen: boolean }).progressSeen),
+            true,
+            "generation showed its progress",
+          );
+          await waitText(p, "Your card is ready");
+          let f = await face(p);
+          assert.match(f.number!, /^•••• •••• •••• \d{4}$/);
+          const last4 = f.number!.slice(-4);
+          assert.equal(f.cvc, "•••");
+          assert.match(f.expiry!, /^(0[1-9]|1[0-2])\/\d{2}$/);
+          assert.equal(f.holder, "EMMA LAURENT");
+          assert.equal(f.brand, "Visa");
+          assert.equal(await badge(p), "Active");
+          const text = await topPanelText(p);
+          for (
+            const s of [
+              "Available",
+              "320.50 €",
+              "Allocated",
+              "Active until",
+              "Validity",
+              "90 days",
+              "R000001",
+              "Client visit in Lyon",
+              "Accepted",
+              "Comments",
+            ]
+          ) assert.ok(text.includes(s), `card detail lacks '${s}':\n${text}`);
+          await shot(p, `${flavour}-card`);
+
+          // Listed under Wallet/Active (generation chose that filter).
+          await inTopPanel(p, "Back");
+          await panelsClosed(p, 1);
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+          await tab(p, "Wallet");
+          await p.waitForFunction(() =>
+            document.querySelector(".wallet-tab .tab.active")?.textContent === "Active"
+          );
+          await waitText(p, "Client visit in Lyon");
+          await shot(p, `${flavour}-wallet`);
+
+          // Reveal: number and CVC for 30 s with a visible countdown, then masked again.
+          await openRow(p, "Client visit in Lyon");
+          await waitInTopPanel(p, "Show card details");
+          await inTopPanel(p, "Show card details");
+          await p.waitForFunction(() =>
+            /\d{4} \d{4}/.test(
+              document.querySelector(".side-panel.open .card-number")?.textContent ?? "",
+            )
+          );
+          const revealedAt = Date.now();
+          await waitInTopPanel(p, "Hidden again in");
+          f = await face(p);
+          const pan = f.number!.replace(/ /g, "");
+          assert.match(f.number!, /^\d{4} \d{4} \d{4} \d{4}$/);
+          assert.ok(luhnValid(pan), "the revealed number passes Luhn");
+          assert.equal(pan.slice(-4), last4);
+          assert.match(f.cvc!, /^\d{3}$/);
+          const cvc = f.cvc!;
+          assert.match(
+            await p.$eval(".side-panel.open .countdown", (e) => (e as HTMLElement).innerText),
+            /^Hidden again in (30|29|28) s$/,
+          );
+          await shot(p, `${flavour}-card-revealed`);
+          // The scan sees a revealed number (so its silence after the mask means something).
+          const during = await pageData(p);
+          assert.deepEqual(luhnNumbers(during.dom).slice(0, 1), [pan]);
+          assert.ok(cvcMentions(`CVC ${cvc}`, cvc).length === 1);
+          // Copy: the number on the clipboard, and a word that says so.
+          await inTopPanel(p, "Copy number");
+          await waitText(p, "Card number copied");
+          assert.equal(await p.evaluate(() => navigator.clipboard.readText()), pan);
+          await p.evaluate(() => navigator.clipboard.writeText(""));
+          await p.waitForFunction(
+            () =>
+              /in (2[0-7]|1\d|\d) s$/.test(
+                (document.querySelector(".side-panel.open .countdown") as HTMLElement | null)
+                  ?.innerText ?? "",
+              ),
+            { timeout: 10_000 },
+          );
+          await p.waitForFunction(
+            () => !document.querySelector(".side-panel.open .countdown"),
+            { timeout: CARD_REVEAL_MS + 5_000 },
+          );
+          const shownFor = Date.now() - revealedAt;
+          assert.ok(shownFor >= CARD_REVEAL_MS - 1_500, `masked after ${shownFor} ms`);
+          assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
+
+          // The card-data scan: nothing of the reveal is left anywhere the page keeps data.
+          await assertNoCardData(p, pan, cvc);
+
+          // Freeze: blocked, Unfreeze only; then active again.
+          await inTopPanel(p, "Freeze");
+          await p.waitForFunction(() =>
+            document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
+              "Blocked"
+          );
+          await waitText(p, "Card frozen");
+          assert.deepEqual(
+            (await panelButtons(p)).filter((b) =>
+              ["Show card details", "Freeze", "Unfreeze", "Close card", "Cancel card"].includes(b)
+            ),
+            ["Unfreeze"],
+          );
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+          // Blocked: listed under Open in the 'not active' style, not under Active.
+          await waitText(p, "No cards here");
+          await tab(p, "Open");
+          await waitText(p, "Client visit in Lyon");
+          assert.equal(await p.$$eval(".card-row.not-active", (l) => l.length), 1);
+          await openRow(p, "Client visit in Lyon");
+          await inTopPanel(p, "Unfreeze");
+          await p.waitForFunction(() =>
+            document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
+              "Active"
+          );
+          // A panel closed while revealed takes the number with it, at once.
+          await inTopPanel(p, "Show card details");
+          await waitInTopPanel(p, "Hidden again in");
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+          await openRow(p, "Client visit in Lyon");
+          assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
+          assert.equal(await p.$(".side-panel.open .countdown"), null);
+          assert.deepEqual(luhnNumbers((await pageData(p)).dom), []);
+
+          // Close the card (its request is closed): Closed, no actions, listed under Closed.
+          await inTopPanel(p, "Close card");
+          await confirmYes(p, "Close this card?");
+          await p.waitForFunction(() =>
+            document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
+              "Closed"
+          );
+          assert.deepEqual(
+            (await panelButtons(p)).filter((b) =>
+              ["Show card details", "Freeze", "Unfreeze", "Close card", "Cancel card"].includes(b)
+            ),
+            [],
+          );
+          assert.equal((await face(p)).cvc, null, "no CVC slot on a closed card");
+          await shot(p, `${flavour}-card-closed`);
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+          await p.waitForFunction(() =>
+            document.querySelector(".wallet-tab .tab.active")?.textContent === "Closed"
+          );
+          await waitText(p, "Client visit in Lyon");
+          await tab(p, "Active");
+          await waitText(p, "No cards here");
+
+          // A second card, 3-D Secure now defined: generated at once, then cancelled.
+          await tab(p, "Requests");
+          await tab(p, "New");
+          await createRequest(p, "Taxi to the airport", "45", "R000002");
+          await accept(env, "R000002");
+          await click(p, "Refresh");
+          await tab(p, "Accepted");
+          await openRow(p, "Taxi to the airport");
+          await inTopPanel(p, "Generate card");
+          await waitInTopPanel(p, "Card R000002");
+          assert.equal(await openPanels(p), 2, "no 3-D Secure detour");
+          await inTopPanel(p, "Cancel card");
+          await confirmYes(p, "Cancel this card?");
+          await p.waitForFunction(() =>
+            document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
+              "Closed"
+          );
+          await waitInTopPanel(p, "Cancelled");
+          await inTopPanel(p, "Back");
+          await panelsClosed(p, 1);
+          await waitInTopPanel(p, "View card");
+          assert.ok(!(await panelButtons(p)).includes("Generate card"));
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+
+          // Main menu → 3D secure settings: the stored password is a placeholder, shown 10 s.
+          await click(p, "Open menu");
+          await click(p, "3D secure settings");
+          await waitInTopPanel(p, "Show password");
+          assert.equal(
+            await p.$eval(
+              ".side-panel.open .secure-form input[type=password]",
+              (e) => (e as HTMLInputElement).value,
+            ),
+            PASSWORD_PLACEHOLDER,
+          );
+          assert.equal(await isDisabled(p, "Save"), false);
+          await inTopPanel(p, "Show password");
+          await waitInTopPanel(p, PASSWORD);
+          const shownAt = Date.now();
+          await waitInTopPanel(p, "Hidden again in");
+          await p.waitForFunction(
+            (pw) => !document.body.innerHTML.includes(pw),
+            { timeout: PASSWORD_REVEAL_MS + 5_000 },
+            PASSWORD,
+          );
+          assert.ok(Date.now() - shownAt >= PASSWORD_REVEAL_MS - 1_500);
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+
+          // spec §8: a failed card fetch → the obfuscated card; offline → the cached card.
+          await tab(p, "Wallet");
+          await tab(p, "Closed");
+          await p.setRequestInterception(true);
+          const failCard = (r: HTTPRequest) =>
+            r.url().includes("/pwaexpensecard?")
+              ? r.respond({
+                status: 503,
+                contentType: "application/json",
+                body: JSON.stringify({ error: "unavailable", message: "Issuer unavailable" }),
+              })
+              : r.continue();
+          p.on("request", failCard);
+          await openRow(p, "Client visit in Lyon");
+          await waitInTopPanel(p, "showing its masked details");
+          assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
+          assert.equal(await badge(p), "Closed");
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+          p.off("request", failCard);
+          await p.setRequestInterception(false);
+          await p.setOfflineMode(true);
+          await openRow(p, "Client visit in Lyon");
+          await waitInTopPanel(p, "showing saved details");
+          assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+          await p.setOfflineMode(false);
+          await assertNoCardData(p, pan, cvc);
+        });
+      } finally {
+        await env.close();
+      }
+    },
+  });
+}
