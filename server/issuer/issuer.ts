@@ -9,6 +9,15 @@
  * data": the app keeps token, brand, last 4 and expiry; the issuer alone holds PAN and CVC.
  */
 
+import type {
+  Authorization,
+  AuthorizeParams,
+  CaptureParams,
+  RefundParams,
+  ReverseParams,
+} from "./authorization.ts";
+import type { RateTable } from "./fx.ts";
+
 export type Brand = "visa" | "mastercard";
 
 /** Lithic's OPEN | PAUSED | CLOSED, Stripe's active | inactive | canceled. Closed is final. */
@@ -49,6 +58,13 @@ export interface CreateCardParams {
   validUntil: string;
   /** The app's own references (request oid…): at most 20 keys of 40, values of 500 chars. */
   metadata?: Record<string, string>;
+  /**
+   * The cardholder enrolled for 3-D Secure (whose password setThreeDSPassword holds): a
+   * challenge on this card is answered with that holder's current password (issue 11).
+   */
+  cardholderId?: string;
+  /** Stripe's spending_controls: merchant categories (4-digit MCCs) declined on this card. */
+  spendingControls?: { blockedCategories?: string[] };
 }
 
 /** A card as anyone but the card holder may see it: never the PAN or the CVC. */
@@ -76,6 +92,9 @@ export interface IssuedCard {
   /** Budget lines in date order with their funded flags; empty for a one-off card. */
   lines: IssuedLine[];
   metadata: Record<string, string>;
+  /** The 3-D Secure holder; null for a card made without one (no challenge can pass). */
+  cardholderId: string | null;
+  spendingControls: { blockedCategories: string[] };
   /** Epoch ms. */
   createdAt: number;
   /** Epoch ms, once closed. */
@@ -153,9 +172,33 @@ export interface Issuer {
   /** The current password, for the holder's own reveal; null when none is set. */
   revealThreeDSPassword(holderId: string): Promise<string | null>;
 
-  // Issue 11 adds here: authorize (approve or decline with a reason, moving amountSpent
-  // atomically with the card), capture (partial, several), reverse, refund, and finding a
-  // card from what a merchant sends (PAN + CVC + expiry, or last 4 in test mode).
+  /**
+   * Approves or declines a purchase (issue 11), deciding in a fixed order: card closed, frozen
+   * or expired; the CVC and expiry when sent; 3-D Secure when the merchant asks for it; the
+   * merchant category; the amount against what is available (a budget line not yet funded).
+   * Every decision, declines too, is recorded with the card's amounts in one checked write.
+   * Throws only for malformed parameters or an unknown card.
+   */
+  authorize(params: AuthorizeParams): Promise<Authorization>;
+  /** Captures (part of) what an approved authorization holds; several captures may follow. */
+  capture(params: CaptureParams): Promise<Authorization>;
+  /** Releases (part of) the uncaptured rest of an authorization. */
+  reverse(params: ReverseParams): Promise<Authorization>;
+  /** Refunds a capture, or credits the card (a new `refund` authorization) when unlinked. */
+  refund(params: RefundParams): Promise<Authorization>;
+  getAuthorization(id: string): Promise<Authorization | null>;
+  /** A card's authorizations, newest first (at most `limit`, 100 by default). */
+  listAuthorizations(token: string, opts?: { limit?: number }): Promise<Authorization[]>;
+  /** The newest authorizations of every card (the test-mode page), newest first. */
+  recentAuthorizations(limit?: number): Promise<Authorization[]>;
+  /** The card a merchant's number designates (its token), or null; never logs the number. */
+  findCardByPan(pan: string): Promise<string | null>;
+  /** Test mode: the tokens of the cards whose number ends with `last4`. */
+  findCardsByLast4(last4: string): Promise<string[]>;
+  /** Cards, newest first (the test-mode page), at most `limit` (100 by default). */
+  listCards(limit?: number): Promise<IssuedCard[]>;
+  /** The rate table purchases in other currencies are converted with. */
+  rates(): RateTable;
 }
 
 export type IssuerErrorCode =
@@ -163,8 +206,12 @@ export type IssuerErrorCode =
   | "card_not_found"
   /** The card is closed: no change of state, no reveal. */
   | "card_closed"
-  /** The card is frozen: no reveal (and, in issue 11, no authorization). */
+  /** The card is frozen: no reveal (authorizations are declined, not refused). */
   | "card_frozen"
+  /** No authorization with that id. */
+  | "authorization_not_found"
+  /** The authorization cannot take this event (declined, nothing left to capture…). */
+  | "invalid_state"
   /** Unknown, already redeemed or expired reveal session. */
   | "session_invalid"
   /** The idempotency key was first used with other parameters. */

@@ -22,6 +22,27 @@ export type {
   RevealSession,
 } from "./issuer.ts";
 export { isIssuerError, IssuerError } from "./issuer.ts";
+export type {
+  Authorization,
+  AuthorizationStatus,
+  AuthorizeParams,
+  CaptureParams,
+  DeclineCode,
+  LifecycleEvent,
+  Merchant,
+  RefundParams,
+  ReverseParams,
+} from "./authorization.ts";
+export { DECLINE_REASONS } from "./authorization.ts";
+export {
+  convert,
+  DEFAULT_RATES,
+  exponentOf,
+  formatMinor,
+  parseMinor,
+  type RateTable,
+  termsFor,
+} from "./fx.ts";
 export { type IssuerKeySource, loadIssuerKey, newIssuerKeyText } from "./key.ts";
 export type { SimulatorDeps } from "./simulator.ts";
 

@@ -24,6 +24,9 @@ export interface CardOrder {
   lines: FundingLine[];
   validUntil: string;
   metadata: Record<string, string>;
+  /** Present only when given, so cards made before issue 11 keep their fingerprint. */
+  cardholderId?: string;
+  blockedCategories?: string[];
 }
 
 const bad = (message: string) => new IssuerError("invalid_request", message);
@@ -97,8 +100,35 @@ export function checkOrder(p: CreateCardParams): CardOrder {
     lines,
     validUntil: p.validUntil,
     metadata: checkMetadata(p.metadata),
+    ...checkControls(p),
   };
 }
+
+/** Issue 11: the 3-D Secure holder and the blocked merchant categories, when given. */
+function checkControls(p: CreateCardParams): Pick<CardOrder, "cardholderId" | "blockedCategories"> {
+  const out: Pick<CardOrder, "cardholderId" | "blockedCategories"> = {};
+  if (p.cardholderId !== undefined) {
+    if (typeof p.cardholderId !== "string" || !/^[A-Za-z0-9_-]{1,128}$/.test(p.cardholderId)) {
+      throw bad("cardholderId must be 1-128 letters, digits, - or _");
+    }
+    out.cardholderId = p.cardholderId;
+  }
+  const blocked = p.spendingControls?.blockedCategories;
+  if (blocked !== undefined) {
+    if (!Array.isArray(blocked) || blocked.length > MAX_MCCS) {
+      throw bad(`spendingControls.blockedCategories must be a list of at most ${MAX_MCCS}`);
+    }
+    for (const m of blocked) {
+      if (!isMcc(m)) throw bad("spendingControls.blockedCategories holds 4-digit codes");
+    }
+    out.blockedCategories = [...new Set(blocked)].sort();
+  }
+  return out;
+}
+
+const MAX_MCCS = 200;
+/** An ISO 18245 merchant category code. */
+export const isMcc = (m: unknown): m is string => typeof m === "string" && /^\d{4}$/.test(m);
 
 /** A new card must be usable at least today (`today` YYYY-MM-DD, UTC). */
 export function checkNotPast(o: CardOrder, today: string) {

@@ -7,6 +7,12 @@
  *   ["issuer", "idem", idempotencyKey] IdemRecord: the card a createCard key made
  *   ["issuer", "reveal", sha256(id)]   RevealRecord: a one-time session, by its id's hash
  *   ["issuer", "due", day, token]      a card whose next unfunded budget line is on `day`
+ *   ["issuer", "auth", id]             AuthRecord: one authorization and its events (issue 11)
+ *   ["issuer", "card_auth", token, createdAt, seq, id]   a card's authorizations in time order
+ *   ["issuer", "auth_time", createdAt, seq, id]          every authorization in time order
+ *                                      (seq: this process's count, orders one millisecond)
+ *   ["issuer", "op", idempotencyKey]   OpRecord: the authorization a keyed call answered
+ *   ["issuer", "tries", kind, target]  counted CVC and 3-D Secure answers (attempts.ts)
  */
 import type { CardDetails, CardStatus, IssuedCard } from "./issuer.ts";
 import type { CardOrder } from "./params.ts";
@@ -22,6 +28,19 @@ export const K = {
   reveal: (hash: string) => [PREFIX, "reveal", hash],
   due: (day: string, token: string) => [PREFIX, "due", day, token],
   duePrefix: [PREFIX, "due"],
+  auth: (id: string) => [PREFIX, "auth", id],
+  cardAuth: (token: string, at: number, seq: number, id: string) => [
+    PREFIX,
+    "card_auth",
+    token,
+    at,
+    seq,
+    id,
+  ],
+  cardAuthPrefix: (token: string) => [PREFIX, "card_auth", token],
+  authTime: (at: number, seq: number, id: string) => [PREFIX, "auth_time", at, seq, id],
+  authTimePrefix: [PREFIX, "auth_time"],
+  op: (key: string) => [PREFIX, "op", key],
 } as const;
 
 /** What KV keeps of a card: the masked view without derived amounts, plus bookkeeping. */
@@ -76,6 +95,8 @@ export function newRecord(
     validUntil: o.validUntil,
     lines,
     metadata: o.metadata,
+    cardholderId: o.cardholderId ?? null,
+    spendingControls: { blockedCategories: o.blockedCategories ?? [] },
     createdAt: now,
     updatedAt: now,
   };
@@ -93,8 +114,42 @@ export function nextDue(r: { status: CardStatus; lines: IssuedCard["lines"] }): 
 /** The masked card the API answers. */
 export function toView(r: CardRecord): IssuedCard {
   const { v: _v, updatedAt: _u, ...card } = r;
-  return { ...card, amountAvailable: r.amountFunded - r.amountSpent };
+  return {
+    ...card,
+    // Cards made before issue 11 have neither.
+    cardholderId: r.cardholderId ?? null,
+    spendingControls: { blockedCategories: [...(r.spendingControls?.blockedCategories ?? [])] },
+    amountAvailable: r.amountFunded - r.amountSpent,
+  };
 }
+
+/**
+ * Funds the lines dated on or before `today` (null when none is due or the card is closed):
+ * what fundDue does, and what an authorization does first so a line due today is spendable.
+ */
+export function fundLines(r: CardRecord, today: string, now: number): CardRecord | null {
+  if (r.status === "closed" || !r.lines.some((l) => !l.funded && l.date <= today)) return null;
+  let amountFunded = r.amountFunded;
+  const lines = r.lines.map((l) => {
+    if (l.funded || l.date > today) return l;
+    amountFunded += l.amount;
+    return { ...l, funded: true, fundedAt: now };
+  });
+  return { ...r, lines, amountFunded };
+}
+
+/** Keeps the due index in step when a card record changes within `op`. */
+export function dueIndex(op: Deno.AtomicOperation, before: CardRecord, after: CardRecord) {
+  const [b, a] = [nextDue(before), nextDue(after)];
+  if (b === a) return;
+  if (b) op.delete(K.due(b, before.token));
+  if (a) op.set(K.due(a, after.token), null);
+}
+
+/** An authorization id: "iauth_" and 128 random bits. */
+export const newAuthId = () => `iauth_${base32(crypto.getRandomValues(new Uint8Array(16)))}`;
+export const isAuthId = (s: unknown): s is string =>
+  typeof s === "string" && /^iauth_[a-z2-7]{26}$/.test(s);
 
 const INSPECT = [Symbol.for("Deno.customInspect"), Symbol.for("nodejs.util.inspect.custom")];
 

@@ -17,6 +17,8 @@ import { checkNotPast, checkOrder, fingerprint, isDay, utcDay } from "./params.t
 import {
   cardDetails,
   type CardRecord,
+  dueIndex,
+  fundLines,
   type IdemRecord,
   isSessionId,
   isToken,
@@ -25,10 +27,19 @@ import {
   newSessionId,
   newToken,
   nextDue,
+  PREFIX,
   type RevealRecord,
   toView,
 } from "./records.ts";
 import { seal, type Sealed, unseal } from "./vault.ts";
+import type {
+  AuthorizeParams,
+  CaptureParams,
+  RefundParams,
+  ReverseParams,
+} from "./authorization.ts";
+import { Lifecycle } from "./authorizations.ts";
+import { checkRates, DEFAULT_RATES, type RateTable } from "./fx.ts";
 import * as threeDS from "./three_ds.ts";
 import { sha256 } from "./encoding.ts";
 
@@ -40,6 +51,8 @@ export interface SimulatorDeps {
   now: () => number;
   /** How long a reveal session may wait for its redeem; 60 s by default (Airwallex: 1 min). */
   revealTtlMs?: number;
+  /** The rate table of purchases in other currencies; DEFAULT_RATES unless given. */
+  rates?: RateTable;
 }
 
 /** Versioned writes on one card give up after this many lost races (then `conflict`). */
@@ -51,6 +64,8 @@ export class IssuerSimulator implements Issuer {
   readonly #key: CryptoKey;
   readonly #now: () => number;
   readonly #revealTtl: number;
+  readonly #rates: RateTable;
+  readonly #life: Lifecycle;
 
   constructor(deps: SimulatorDeps) {
     this.#kv = deps.kv;
@@ -58,6 +73,55 @@ export class IssuerSimulator implements Issuer {
     this.#now = deps.now;
     this.#revealTtl = deps.revealTtlMs ?? 60_000;
     if (!(this.#revealTtl > 0)) throw new RangeError("revealTtlMs must be positive");
+    this.#rates = checkRates(deps.rates ?? DEFAULT_RATES);
+    this.#life = new Lifecycle({ kv: deps.kv, key: deps.key, now: deps.now, rates: this.#rates });
+  }
+
+  // Issue 11: the card lifecycle (authorizations.ts) and finding cards as merchants name them.
+  authorize(p: AuthorizeParams) {
+    return this.#life.authorize(p);
+  }
+  capture(p: CaptureParams) {
+    return this.#life.capture(p);
+  }
+  reverse(p: ReverseParams) {
+    return this.#life.reverse(p);
+  }
+  refund(p: RefundParams) {
+    return this.#life.refund(p);
+  }
+  getAuthorization(id: string) {
+    return this.#life.get(id);
+  }
+  listAuthorizations(token: string, opts: { limit?: number } = {}) {
+    return isToken(token)
+      ? this.#life.list(K.cardAuthPrefix(token), opts.limit)
+      : Promise.resolve([]);
+  }
+  recentAuthorizations(limit = 50) {
+    return this.#life.list(K.authTimePrefix, limit);
+  }
+  rates(): RateTable {
+    return structuredClone(this.#rates);
+  }
+
+  async listCards(limit = 100): Promise<IssuedCard[]> {
+    const n = Math.max(1, Math.min(1000, Math.floor(limit)));
+    const out: IssuedCard[] = [];
+    for await (const e of this.#kv.list<CardRecord>({ prefix: [PREFIX, "card"] })) {
+      out.push(toView(e.value));
+    }
+    return out.sort((a, b) => b.createdAt - a.createdAt).slice(0, n);
+  }
+
+  async findCardsByLast4(last4: string): Promise<string[]> {
+    if (!/^\d{4}$/.test(last4)) return [];
+    return [...((await this.#kv.get<string[]>(K.last4(last4))).value ?? [])];
+  }
+
+  async findCardByPan(pan: string): Promise<string | null> {
+    if (typeof pan !== "string" || !/^\d{12,19}$/.test(pan)) return null;
+    return await this.#tokenOfPan(await this.findCardsByLast4(pan.slice(-4)), pan);
   }
 
   /**
@@ -80,7 +144,7 @@ export class IssuerSimulator implements Issuer {
       const last4 = pan.slice(-4);
       const bucket = await this.#kv.get<string[]>(K.last4(last4));
       const tokens = bucket.value ?? [];
-      if (await this.#holdsPan(tokens, pan)) continue; // drawn twice: draw again
+      if (await this.#tokenOfPan(tokens, pan)) continue; // drawn twice: draw again
       const token = newToken();
       const sealed = await seal(this.#key, token, { pan, cvc: generateCvc() });
       const rec = newRecord(order, token, last4, now, today);
@@ -110,17 +174,16 @@ export class IssuerSimulator implements Issuer {
     return card;
   }
 
-  /** Whether one of `tokens` (cards with the same last 4) already has this number. */
-  async #holdsPan(tokens: string[], pan: string): Promise<boolean> {
+  /** The one of `tokens` (cards with the same last 4) that has this number, if any. */
+  async #tokenOfPan(tokens: string[], pan: string): Promise<string | null> {
     for (let i = 0; i < tokens.length; i += 10) {
       const entries = await this.#kv.getMany<Sealed[]>(tokens.slice(i, i + 10).map(K.vault));
       for (const e of entries) {
-        if (e.value && (await unseal(this.#key, e.key[2] as string, e.value)).pan === pan) {
-          return true;
-        }
+        const token = e.key[2] as string;
+        if (e.value && (await unseal(this.#key, token, e.value)).pan === pan) return token;
       }
     }
-    return false;
+    return null;
   }
 
   setThreeDSPassword(holderId: string, password: string, slot: "pending" | "current") {
@@ -158,11 +221,7 @@ export class IssuerSimulator implements Issuer {
       if (!next) return toView(e.value);
       next.updatedAt = now;
       const op = this.#kv.atomic().check(e).set(K.card(token), next);
-      const [before, after] = [nextDue(e.value), nextDue(next)];
-      if (before !== after) {
-        if (before) op.delete(K.due(before, token));
-        if (after) op.set(K.due(after, token), null);
-      }
+      dueIndex(op, e.value, next);
       if ((await op.commit()).ok) return toView(next);
     }
     throw new IssuerError("conflict", "Too many concurrent changes to this card; retry");
@@ -170,18 +229,7 @@ export class IssuerSimulator implements Issuer {
 
   async fundDue(token: string, today: string): Promise<IssuedCard> {
     if (!isDay(today)) throw new IssuerError("invalid_request", "today must be YYYY-MM-DD");
-    return await this.#update(token, (r, now) => {
-      if (r.status === "closed" || !r.lines.some((l) => !l.funded && l.date <= today)) {
-        return null;
-      }
-      let amountFunded = r.amountFunded;
-      const lines = r.lines.map((l) => {
-        if (l.funded || l.date > today) return l;
-        amountFunded += l.amount;
-        return { ...l, funded: true, fundedAt: now };
-      });
-      return { ...r, lines, amountFunded };
-    });
+    return await this.#update(token, (r, now) => fundLines(r, today, now));
   }
 
   async fundAllDue(today: string): Promise<number> {

@@ -26,6 +26,8 @@ Deno.test("[issuer] createCard answers a masked one-off card funded at once", as
       validUntil: "2026-03-31",
       lines: [],
       metadata: card.metadata,
+      cardholderId: null,
+      spendingControls: { blockedCategories: [] },
       createdAt: T0,
     },
   );
