@@ -9,6 +9,8 @@ import { compress } from "./middleware/compress.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { cardRoutes } from "./routes/cards.ts";
+import { transactionRoutes } from "./routes/transactions.ts";
+import { issuerRoutes } from "./testmode/routes.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
 import { healthRoutes } from "./routes/health.ts";
@@ -18,6 +20,8 @@ import { staticRoutes } from "./routes/static.ts";
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   card_not_found: 404,
   session_invalid: 404,
+  authorization_not_found: 404,
+  invalid_state: 409,
   card_closed: 409,
   card_frozen: 409,
   conflict: 409,
@@ -25,8 +29,8 @@ const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   invalid_request: 400,
 };
 
-/** Pages for developers and tests (later /_issuer): see devOnly. */
-export const DEV_PAGES = ["/_outbox"];
+/** Pages for developers and tests: see devOnly. */
+export const DEV_PAGES = ["/_outbox", "/_issuer"];
 
 /** JSON bodies larger than this are refused with 413 before they are read. */
 export const MAX_JSON_BODY = 64 * 1024;
@@ -55,6 +59,7 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());
   api.route("/", cardRoutes());
+  api.route("/", transactionRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
   api.all("*", async (c) => {
     await requireBearer(c);
@@ -66,6 +71,12 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   for (const page of DEV_PAGES) app.use(`${page}/*`, devOnly());
   app.route("/healthz", healthRoutes());
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
+  // The issuer's test mode (issue 11): purchases, captures, refunds by hand. Never mounted in
+  // production, and loopback-only like the outbox.
+  if (deps.config.APP_ENV === "development") {
+    app.use("/_issuer/*", bufferedBody({ maxSize: MAX_JSON_BODY }));
+    app.route("/_issuer", issuerRoutes());
+  }
   staticRoutes(app, deps.config);
 
   app.notFound((c) => c.json({ error: "not_found", message: "Not found" }, 404));

@@ -1,5 +1,5 @@
 import type { Card, ObfuscatedCard } from "../../client/api/contract/cards.ts";
-import { fromCents, toCents } from "../../client/lib/money.ts";
+import { fromMinor, toMinor } from "../../client/lib/currency_units.ts";
 import { isoDay } from "../../client/lib/dates.ts";
 import { sealForKey } from "../../client/lib/reveal_cipher.ts";
 import { forbidden, HttpError, notFound } from "../errors.ts";
@@ -113,8 +113,8 @@ export async function toCard(deps: Deps, r: RequestRecord, card: IssuedCard, use
     canCancel: f.canCancel,
     canFreeze: r.authorOid === userOid && card.status === "active" && f.canClose,
     canUnfreeze: r.authorOid === userOid && card.status === "frozen" && f.canClose,
-    amountAvailable: fromCents(card.amountAvailable),
-    amountAllocated: fromCents(card.amountAllocated),
+    amountAvailable: fromMinor(card.amountAvailable, card.currency),
+    amountAllocated: fromMinor(card.amountAllocated, card.currency),
     amountCurrency: card.currency,
     purpose: r.purpose,
     issueDate: new Date(r.issueDate).toISOString(),
@@ -154,12 +154,16 @@ export async function generateCard(deps: Deps, user: User, oid: string): Promise
       ? {
         fundingLines: r.budget.map((l) => ({
           date: l.budgetdate,
-          amount: toCents(l.budgetamount),
+          amount: toMinor(l.budgetamount, r.currency),
         })),
       }
-      : { amount: toCents(r.amount) }),
+      : { amount: toMinor(r.amount, r.currency) }),
     validUntil: isoDay(from + validity * DAY),
     metadata: { requestOid: r.oid, requestId: r.id, userOid: user.oid },
+    // Issue 11: purchase challenges answer the holder's 3-D Secure password (secure.ts keeps
+    // it at the issuer under the user's oid); the type's policy blocks merchant categories.
+    cardholderId: user.oid,
+    spendingControls: { blockedCategories: type?.blockedMccs ?? [] },
   });
   const ref: CardRef = {
     token: card.token,

@@ -29,7 +29,14 @@ export type DomainEvent =
     userOid: string;
     requestOid: string;
   }
-  | { type: "secure.pin_sent" | "secure.saved"; userOid: string };
+  | { type: "secure.pin_sent" | "secure.saved"; userOid: string }
+  | {
+    type: "transactions.flipped";
+    userOid: string;
+    requestOid: string;
+    fromOid: string;
+    transactionOids: string[];
+  };
 
 type Handler = (e: DomainEvent) => void | Promise<void>;
 

@@ -11,20 +11,10 @@ import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
 import { broken, resolveCodes, RETRIES } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
+import { hasMissingReceipts } from "./transactions.ts";
 
 // Creating a request (spec §5 create rules, §7 pwacheckcancreaterequest and
 // pwaexpenserequestcreate); its later changes are in requests.ts.
-
-/**
- * spec §5: 'You have transactions that still have no receipts, please provide those first'.
- * Refused and moved transactions need none.
- */
-export async function hasMissingReceipts(deps: Deps, userOid: string): Promise<boolean> {
-  const txs = await deps.store.transactions.byUser(userOid);
-  return txs.some((t) =>
-    t.nbReceipts === 0 && t.transactionStatus !== "Refused" && t.transactionStatus !== "Moved"
-  );
-}
 
 /** spec §5 'creation also requires canRequest true and a create-check returning 1'. */
 export async function createCheck(

@@ -68,6 +68,11 @@ const Settings = z.strictObject({
   ).min(1),
   /** spec §9: default currency EUR. */
   defaultCurrency: currencyCode.default("EUR"),
+  /**
+   * spec §5 missing receipts (issue 11): days after a card purchase is captured before its
+   * missing receipt is overdue — it then blocks new requests and counts in the badge.
+   */
+  receiptOverdueDays: z.int().min(0).max(365).default(7),
 });
 
 const User = z.strictObject({
@@ -129,6 +134,9 @@ const RequestType = z.strictObject({
   cardBrand: z.enum(["visa", "mastercard"]).default("visa"),
   /** Days a card of this type stays usable (after the last budget line for budgets). */
   cardValidityDays: z.int().min(1).max(3650).default(90),
+  /** Merchant category codes (ISO 18245) this type's cards decline (issue 11). */
+  blockedMccs: z.array(z.string().regex(/^\d{4}$/, "must be a 4-digit merchant category code"))
+    .max(200).default([]),
   approvalPolicy: z.array(ApprovalTier).min(1),
 });
 

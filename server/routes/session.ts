@@ -10,6 +10,7 @@ import { checkActivationCode } from "../domain/code_check.ts";
 import { checkAnswer, NoQuestions, questionFor } from "../domain/lost_activation.ts";
 import { checkPinAttempt, tokenOf } from "../domain/pin_check.ts";
 import { listRows } from "../domain/request_views.ts";
+import { transactionRows } from "../domain/transactions.ts";
 import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
 import { addressKey } from "../middleware/peer.ts";
 import { dictionary, pickLocale, translate } from "../i18n.ts";
@@ -54,7 +55,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     return {
       ...settingsOf(meta?.settings),
       expenses: { expenseslist: await listRows(c.var.deps, u) },
-      transactions: { receiptslist: [] },
+      transactions: { receiptslist: await transactionRows(c.var.deps, u) },
       username: u.email,
       fname: u.fname,
       lname: u.lname,

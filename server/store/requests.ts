@@ -60,6 +60,10 @@ export interface RequestRecord {
   approverNote: string | null;
   archive: boolean;
   updatedAt: number;
+  /** Issue 11: expenses flipped from this one so far (their ids end -0001, -0002…). */
+  flips?: number;
+  /** Issue 11: set on an expense a flip made: the expense its transactions came from. */
+  flippedFrom?: string | null;
 }
 
 /** The highest request number reserved by any process. */

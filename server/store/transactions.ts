@@ -1,26 +1,153 @@
 import { listValues } from "./kv.ts";
 
 /**
- * Card transactions (spec §3). Only what the request rules read is here yet: the missing
- * receipts rule of spec §5. The transactions issue adds the rest of the entity.
+ * A card transaction as the app keeps it (spec §3 Transaction, issue 11): what the issuer
+ * decided about one authorization of one of the user's cards, plus what only the app knows
+ * (the expense it belongs to, flips, receipts, review, VAT). Money in minor units of its
+ * currency. No card number, no CVC: the card is named by its request and the issuer's token.
  */
 export interface TransactionRecord {
+  v: 2;
   oid: string;
+  /** The card's author: transactions live under their user (a stranger's read finds nothing). */
   userOid: string;
+  /** The expense it is on now: the card's request, or the one a flip made. */
   expenseOid: string;
+  /** The card's request (oid, id) and the issuer's card token. */
+  cardOid: string;
+  cardId: string;
+  cardToken: string;
+  /** The issuer's authorization and the highest of its versions applied here. */
+  authorizationId: string;
+  issuerVersion: number;
+  transactionType: "Purchase" | "Refund";
   transactionStatus: string;
-  nbReceipts: number;
+  /** The issuer's state (pending, closed, reversed, declined). */
+  status: string;
   createdAt: number;
+  capturedAt: number | null;
+  updatedAt: number;
+  merchantname: string;
+  merchantcity: string;
+  merchantcountry: string;
+  mcc: string;
+  /** What counts, in the card's currency: captured net of refunds, else what is held. */
+  amount: number;
+  pricingCurrency: string;
+  /** The same in the merchant's currency. */
+  originalAmount: number;
+  originalCurrency: string;
+  /** Display rate (1 original = rate pricing), null in the card's own currency. */
+  rate: string | null;
+  amountAuthorized: number;
+  amountCaptured: number;
+  amountRefunded: number;
+  refusedReason: string | null;
+  originalPurpose: string;
+  /** Flips: the original of a copy; the expense a copy came from; where an original went. */
+  originOid: string | null;
+  flipExtOid: string | null;
+  movedToOid: string | null;
+  movedToExpenseOid: string | null;
+  /** Receipts, documents, review and VAT: the receipts issue fills them. */
+  nbReceipts: number;
+  nbDocuments: number;
+  reviewed: boolean;
+  collectVatFlag: boolean | null;
+  typeOid: string | null;
+  accountingCodeOid: string | null;
+  countryId: string | null;
+  vat: {
+    vat1Oid: string | null;
+    vat2Oid: string | null;
+    vat3Oid: string | null;
+    vat1Amount: number | null;
+    vat2Amount: number | null;
+    vat3Amount: number | null;
+  };
+  archive: boolean;
 }
 
+/** Where the app's transaction of an issuer authorization is (the live one after a flip). */
+export interface AuthRef {
+  userOid: string;
+  oid: string;
+}
+
+/** Records a repository keeps in memory for its users' lists, at most (oldest user first out). */
+const CACHE_RECORDS = 100_000;
+
+/**
+ * Transactions under ["transaction", userOid, oid] (a user's list is one prefix scan), an
+ * owner index by oid (test mode names a transaction by its oid alone) and an index from the
+ * issuer's authorization id to the app's live transaction, kept in the same atomic writes.
+ *
+ * A user's list is read on every pwalists; 5,000 records take ~100 ms to read from KV, so it
+ * is kept in memory, checked against ["transaction_version", user]: every put() bumps that
+ * key in the same atomic write, so one get of it (its versionstamp) tells whether the copy is
+ * current, in this process or after another process (the CLI) wrote. Every write of a
+ * transaction must go through put().
+ */
 export class TransactionRepo {
+  readonly #cache = new Map<string, { stamp: string; records: readonly TransactionRecord[] }>();
+  #cached = 0;
+
   constructor(private kv: Deno.Kv) {}
 
-  async byUser(userOid: string): Promise<TransactionRecord[]> {
-    return await listValues<TransactionRecord>(this.kv, ["transaction", userOid]);
+  key(userOid: string, oid: string): Deno.KvKey {
+    return ["transaction", userOid, oid];
   }
 
+  async get(userOid: string, oid: string): Promise<Deno.KvEntryMaybe<TransactionRecord>> {
+    return await this.kv.get<TransactionRecord>(this.key(userOid, oid));
+  }
+
+  /** The user's transactions in key order; shared and frozen, never to be changed. */
+  async byUser(userOid: string): Promise<readonly TransactionRecord[]> {
+    const version = await this.kv.get(["transaction_version", userOid]);
+    const hit = this.#cache.get(userOid);
+    if (hit && hit.stamp === version.versionstamp) {
+      this.#cache.delete(userOid); // most recently used last
+      this.#cache.set(userOid, hit);
+      return hit.records;
+    }
+    // Read after the version: the records are at least that new, so the copy never lags.
+    const records = await listValues<TransactionRecord>(this.kv, ["transaction", userOid]);
+    records.forEach((r) => Object.freeze(r));
+    if (hit) this.#forget(userOid);
+    if (version.versionstamp && records.length <= CACHE_RECORDS) {
+      this.#cache.set(userOid, { stamp: version.versionstamp, records });
+      this.#cached += records.length;
+      for (const [user] of this.#cache) {
+        if (this.#cached <= CACHE_RECORDS) break;
+        this.#forget(user);
+      }
+    }
+    return records;
+  }
+
+  #forget(userOid: string) {
+    this.#cached -= this.#cache.get(userOid)?.records.length ?? 0;
+    this.#cache.delete(userOid);
+  }
+
+  async owner(oid: string): Promise<string | null> {
+    return (await this.kv.get<string>(["transaction_owner", oid])).value;
+  }
+
+  async byAuthorization(authorizationId: string): Promise<Deno.KvEntryMaybe<AuthRef>> {
+    return await this.kv.get<AuthRef>(["transaction_auth", authorizationId]);
+  }
+
+  /** Adds the writes of a transaction (record, owner index, list version) to an atomic op. */
   put(op: Deno.AtomicOperation, t: TransactionRecord): Deno.AtomicOperation {
-    return op.set(["transaction", t.userOid, t.oid], t);
+    return op.set(this.key(t.userOid, t.oid), t)
+      .set(["transaction_owner", t.oid], t.userOid)
+      .sum(["transaction_version", t.userOid], 1n);
+  }
+
+  /** Points an authorization at the transaction that now stands for it. */
+  link(op: Deno.AtomicOperation, t: TransactionRecord): Deno.AtomicOperation {
+    return op.set(["transaction_auth", t.authorizationId], { userOid: t.userOid, oid: t.oid });
   }
 }

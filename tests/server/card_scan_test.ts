@@ -31,7 +31,12 @@ export function cardNumbersIn(text: string): string[] {
 
 /** Every way KV may hold a value, as text: JSON, and bytes as latin-1 and hex. */
 function texts(v: unknown): string[] {
-  const out = [JSON.stringify(v, (_k, x) => x instanceof Uint8Array ? Array.from(x) : x)];
+  const out = [
+    JSON.stringify(
+      v,
+      (_k, x) => x instanceof Uint8Array ? Array.from(x) : typeof x === "bigint" ? `${x}` : x,
+    ),
+  ];
   const walk = (x: unknown) => {
     if (x instanceof Uint8Array) {
       out.push(String.fromCharCode(...x));
@@ -99,6 +104,27 @@ Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, o
           const r = await call("GET", `pwaexpensecardreveal?oid=${oid}&key=${key}`, u.h);
           revealed.push(JSON.parse(await openWithKey(key, String(r.json.encryptedresult))));
         }
+        if (i === 0) {
+          // Issue 11: purchases as a merchant sends them (number, CVC, expiry, 3-D Secure).
+          const d = revealed.at(-1)!;
+          const r = await api.app.request("/_issuer/purchase", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              pan: d.pan,
+              cvc: d.cvc,
+              amount: "3",
+              merchantName: "Scan shop",
+              capture: true,
+              threeDSPassword: "Card-scan-1",
+            }),
+          }, { remoteAddr: { hostname: "127.0.0.1" } });
+          const text = await r.text();
+          assert.equal(r.status, 200, text);
+          assert.equal(JSON.parse(text).status, "Captured", text);
+          answers.push(text);
+          await call("GET", `pwatransaction?oid=${JSON.parse(text).transactionOid}`, u.h);
+        }
         if (i === 1) await call("POST", "pwafreezecard", u.h, { oid });
         if (i === 2) await call("POST", "pwaclose", u.h, { oid });
         await call("GET", `pwaexpenseentity?record=${oid}`, u.h);
@@ -106,7 +132,14 @@ Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, o
       await call("GET", "pwalists", u.h);
       await call("GET", "pwaexpensecardsecure", u.h);
     }
-    // The outbox page too (a developer's view of everything that was sent).
+    // The issuer's test-mode page and JSON, and the outbox page (developers' views).
+    for (const accept of ["application/json", "text/html"]) {
+      answers.push(
+        await (await api.app.request("/_issuer", { headers: { accept } }, {
+          remoteAddr: { hostname: "127.0.0.1" },
+        })).text(),
+      );
+    }
     answers.push(
       await (await api.app.request("/_outbox", { headers: { accept: "application/json" } }, {
         remoteAddr: { hostname: "127.0.0.1" },

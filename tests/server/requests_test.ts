@@ -9,7 +9,7 @@ import type { ApprovalTeam, Comment, ExpenseRequest } from "../../client/api/con
 import { en } from "../../client/i18n/locales/en.ts";
 import { fr } from "../../client/i18n/locales/fr.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
-import type { TransactionRecord } from "../../server/store/transactions.ts";
+import { transactionRecord } from "./transaction_records.ts";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login, loginFrench, type Res } from "./api.ts";
 
@@ -141,14 +141,8 @@ async function putTransaction(
   transactionStatus: string,
   nbReceipts: number,
 ) {
-  const t: TransactionRecord = {
-    oid: crypto.randomUUID(),
-    userOid,
-    expenseOid: crypto.randomUUID(),
-    transactionStatus,
-    nbReceipts,
-    createdAt: Date.now(),
-  };
+  // Captured eight days ago: past the demo organisation's 7-day receipt delay.
+  const t = transactionRecord(userOid, { transactionStatus, nbReceipts });
   const res = await api.deps.store.transactions.put(api.kv.atomic(), t).commit();
   assert.ok(res.ok);
 }

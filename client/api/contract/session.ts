@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { ExpenseRow } from "./requests.ts";
+import { TransactionRow } from "./transactions.ts";
 
 // spec §7 'Registration and session'. Field names are the spec's; response shapes are ours.
 
@@ -62,7 +63,7 @@ export const session = {
     auth: "bearer",
     response: z.extend(Settings, {
       expenses: z.object({ expenseslist: z.array(ExpenseRow) }),
-      transactions: z.object({ receiptslist: z.array(z.looseObject({})) }),
+      transactions: z.object({ receiptslist: z.array(TransactionRow) }),
       username: z.string(),
       fname: z.string(),
       lname: z.string(),

@@ -391,6 +391,10 @@ export const en = {
     "This type needs a comment before a rejection: please add one first",
   "comment.notAllowed": "Comments cannot be added to this request",
   "comment.notDeletable": "This comment cannot be deleted",
+  "flip.notFlippable":
+    "Only captured or authorised transactions, not reviewed or moved, can be flipped",
+  "flip.mixedExpenses": "Only transactions of one expense can be flipped together",
+  "flip.wrongExpense": "These transactions are not on this expense",
 
   "card.notAllowed": "This card action is not allowed",
   "card.secureRequired": "Set up 3-D Secure first",

@@ -406,6 +406,11 @@ export const fr: Dictionary = {
     "Ce type exige un commentaire avant un refus : veuillez d’abord en ajouter un",
   "comment.notAllowed": "Impossible d’ajouter des commentaires à cette demande",
   "comment.notDeletable": "Ce commentaire ne peut pas être supprimé",
+  "flip.notFlippable":
+    "Seules les transactions capturées ou autorisées, ni vérifiées ni déplacées, peuvent être transférées",
+  "flip.mixedExpenses":
+    "Seules les transactions d’une même dépense peuvent être transférées ensemble",
+  "flip.wrongExpense": "Ces transactions ne sont pas sur cette dépense",
 
   "card.notAllowed": "Cette action sur la carte n’est pas autorisée",
   "card.secureRequired": "Configurez d’abord le 3-D Secure",

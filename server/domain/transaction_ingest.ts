@@ -1,0 +1,123 @@
+import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
+import { conflict } from "../errors.ts";
+import type { Deps } from "../env.ts";
+import type { Authorization } from "../issuer/mod.ts";
+import type { TransactionRecord } from "../store/transactions.ts";
+
+// How the issuer's decisions become the app's transactions (issue 11). The issuer reports an
+// authorization after each event, the way a real one sends webhooks (Stripe's
+// issuing_authorization.* events); the app records it here, idempotently: each authorization
+// carries a version that grows with its events, and a report older than what the app has
+// changes nothing, so repeats and reports out of order are harmless. The embedded set-up
+// reports in the same flow that made the event (test mode, the command line).
+
+const TRIES = 20;
+
+/** spec §3 transactionStatus of an authorization as it stands. */
+export function statusOf(a: Authorization): string {
+  if (!a.approved) return TX_STATUS.refused;
+  if (a.kind === "refund") return TX_STATUS.refunded;
+  if (a.merchantCaptured > 0) {
+    return a.merchantRefunded >= a.merchantCaptured ? TX_STATUS.refunded : TX_STATUS.captured;
+  }
+  return a.status === "reversed" ? TX_STATUS.reversed : TX_STATUS.authorised;
+}
+
+/** The issuer's part of a transaction: state, amounts, dates. */
+function issuerPart(a: Authorization) {
+  const status = statusOf(a);
+  const captured = a.merchantCaptured > 0 && a.kind === "purchase";
+  const [amount, originalAmount] = captured
+    ? [a.amountCaptured - a.amountRefunded, a.merchantCaptured - a.merchantRefunded]
+    : status === TX_STATUS.authorised
+    ? [a.amountHeld, a.merchantAmount - a.merchantReversed]
+    : [a.amount, a.merchantAmount];
+  return {
+    issuerVersion: a.version,
+    transactionStatus: status,
+    status: a.status,
+    capturedAt: a.capturedAt,
+    amount,
+    originalAmount,
+    amountAuthorized: a.approved ? a.amount : 0,
+    amountCaptured: a.amountCaptured,
+    amountRefunded: a.amountRefunded,
+    refusedReason: a.reason,
+  };
+}
+
+/**
+ * Records what the issuer says of an authorization; answers the app's transaction (the live
+ * one, after a flip), or null for a card the app did not make (no request in its metadata).
+ */
+export async function recordAuthorization(
+  deps: Deps,
+  a: Authorization,
+): Promise<TransactionRecord | null> {
+  const { transactions, requests, kv } = deps.store;
+  const userOid = a.cardMetadata.userOid;
+  const requestOid = a.cardMetadata.requestOid;
+  if (!userOid || !requestOid) return null;
+  for (let i = 0; i < TRIES; i++) {
+    const link = await transactions.byAuthorization(a.id);
+    const now = deps.now();
+    if (link.value) {
+      const e = await transactions.get(link.value.userOid, link.value.oid);
+      const cur = e.value;
+      if (!cur) return null;
+      if (cur.issuerVersion >= a.version) return cur;
+      const next: TransactionRecord = { ...cur, ...issuerPart(a), updatedAt: now };
+      if ((await transactions.put(kv.atomic().check(e, link), next).commit()).ok) return next;
+      continue;
+    }
+    const request = (await requests.get(userOid, requestOid)).value;
+    if (!request) return null;
+    const t: TransactionRecord = {
+      v: 2,
+      oid: crypto.randomUUID(),
+      userOid,
+      expenseOid: request.oid,
+      cardOid: request.oid,
+      cardId: request.id,
+      cardToken: a.cardToken,
+      authorizationId: a.id,
+      ...issuerPart(a),
+      transactionType: a.kind === "refund" ? "Refund" : "Purchase",
+      createdAt: a.createdAt,
+      updatedAt: now,
+      merchantname: a.merchant.name,
+      merchantcity: a.merchant.city,
+      merchantcountry: a.merchant.country,
+      mcc: a.merchant.mcc,
+      pricingCurrency: a.currency,
+      originalCurrency: a.merchantCurrency,
+      rate: a.fx?.rate ?? null,
+      originalPurpose: request.purpose,
+      originOid: null,
+      flipExtOid: null,
+      movedToOid: null,
+      movedToExpenseOid: null,
+      nbReceipts: 0,
+      nbDocuments: 0,
+      reviewed: false,
+      collectVatFlag: null,
+      typeOid: null,
+      accountingCodeOid: null,
+      countryId: null,
+      vat: {
+        vat1Oid: null,
+        vat2Oid: null,
+        vat3Oid: null,
+        vat1Amount: null,
+        vat2Amount: null,
+        vat3Amount: null,
+      },
+      archive: false,
+    };
+    const op = kv.atomic().check(link);
+    transactions.put(op, t);
+    transactions.link(op, t);
+    if ((await op.commit()).ok) return t;
+  }
+  throw conflict("The transaction changed meanwhile, please retry");
+}

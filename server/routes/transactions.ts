@@ -1,0 +1,23 @@
+import { Hono } from "hono";
+import { transactions } from "../../client/api/contract/transactions.ts";
+import type { AppEnv } from "../env.ts";
+import { flip } from "../domain/flip.ts";
+import { transactionView } from "../domain/transactions.ts";
+import { route } from "./define.ts";
+
+/**
+ * Card transactions (issue 11, embedded backend): one transaction with every spec §3 field,
+ * and spec §7 pwaflip. The list travels in pwalists (transactions.receiptslist).
+ */
+export function transactionRoutes(): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  route(app, transactions.transaction, async ({ c, query, auth }) => ({
+    transaction: await transactionView(c.var.deps, auth!.user, query.oid),
+  }));
+  route(
+    app,
+    transactions.flip,
+    async ({ c, body, auth }) => await flip(c.var.deps, auth!.user, body),
+  );
+  return app;
+}
