@@ -47,11 +47,20 @@ export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
   };
 }
 
+/** Rows made from one list of records (the store answers the same list until one changes). */
+const built = new WeakMap<readonly RequestRecord[], ExpenseRow[]>();
+
 /** The caller's requests, newest first (pwalists). */
 export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
   const recs = await deps.store.requests.byUser(user.oid);
-  recs.sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id));
-  return recs.map((r) => toRow(r, user.oid));
+  let rows = built.get(recs);
+  if (!rows) {
+    rows = [...recs]
+      .sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id))
+      .map((r) => toRow(r, user.oid));
+    built.set(recs, rows);
+  }
+  return rows;
 }
 
 /** Who approves a request: its current approval's teams and their members (spec §3). */

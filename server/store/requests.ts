@@ -1,7 +1,7 @@
 import type { StatusCode } from "../../client/api/contract/requests.ts";
 import type { BudgetLine } from "../../client/lib/budget.ts";
 import { IdAllocator } from "./ids.ts";
-import { listValues } from "./kv.ts";
+import { ListCache } from "./list_cache.ts";
 
 /** What the app keeps of an issued card (GUIDE §5: token, brand, last 4, expiry). */
 export interface CardRef {
@@ -80,8 +80,12 @@ export class RequestRepo {
   /** Request numbers of this KV (one allocator a Store, so every test app has its own). */
   readonly ids: IdAllocator;
 
+  /** Each author's list, in memory behind ["request_version", author] (list_cache.ts). */
+  readonly #lists: ListCache<RequestRecord>;
+
   constructor(private kv: Deno.Kv) {
     this.ids = new IdAllocator(kv, COUNTER, { block: ID_BLOCK });
+    this.#lists = new ListCache(kv, "request", (author) => ["request", author]);
   }
 
   key(authorOid: string, oid: string): Deno.KvKey {
@@ -96,13 +100,18 @@ export class RequestRepo {
     return (await this.kv.get<string>(["request_owner", oid])).value;
   }
 
-  async byUser(authorOid: string): Promise<RequestRecord[]> {
-    return await listValues<RequestRecord>(this.kv, ["request", authorOid]);
+  /** The author's requests in key order; shared and frozen, never to be changed. */
+  async byUser(authorOid: string): Promise<readonly RequestRecord[]> {
+    return await this.#lists.list(authorOid);
   }
 
-  /** Adds the writes of a request (record and owner index) to an atomic operation. */
+  /**
+   * Adds the writes of a request (record, owner index, list version) to an atomic operation:
+   * every write of a request goes through here.
+   */
   put(op: Deno.AtomicOperation, r: RequestRecord): Deno.AtomicOperation {
-    return op.set(this.key(r.authorOid, r.oid), r).set(["request_owner", r.oid], r.authorOid);
+    op.set(this.key(r.authorOid, r.oid), r).set(["request_owner", r.oid], r.authorOid);
+    return this.#lists.bump(op, r.authorOid);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { listValues } from "./kv.ts";
+import { ListCache } from "./list_cache.ts";
 
 /**
  * A card transaction as the app keeps it (spec §3 Transaction, issue 11): what the issuer
@@ -74,25 +74,20 @@ export interface AuthRef {
   oid: string;
 }
 
-/** Records a repository keeps in memory for its users' lists, at most (oldest user first out). */
-const CACHE_RECORDS = 100_000;
-
 /**
  * Transactions under ["transaction", userOid, oid] (a user's list is one prefix scan), an
  * owner index by oid (test mode names a transaction by its oid alone) and an index from the
  * issuer's authorization id to the app's live transaction, kept in the same atomic writes.
- *
- * A user's list is read on every pwalists; 5,000 records take ~100 ms to read from KV, so it
- * is kept in memory, checked against ["transaction_version", user]: every put() bumps that
- * key in the same atomic write, so one get of it (its versionstamp) tells whether the copy is
- * current, in this process or after another process (the CLI) wrote. Every write of a
- * transaction must go through put().
+ * A user's list (read on every pwalists) is kept in memory behind ["transaction_version",
+ * user], which every put() bumps (list_cache.ts): every write of a transaction must go
+ * through put().
  */
 export class TransactionRepo {
-  readonly #cache = new Map<string, { stamp: string; records: readonly TransactionRecord[] }>();
-  #cached = 0;
+  readonly #lists: ListCache<TransactionRecord>;
 
-  constructor(private kv: Deno.Kv) {}
+  constructor(private kv: Deno.Kv) {
+    this.#lists = new ListCache(kv, "transaction", (user) => ["transaction", user]);
+  }
 
   key(userOid: string, oid: string): Deno.KvKey {
     return ["transaction", userOid, oid];
@@ -104,31 +99,7 @@ export class TransactionRepo {
 
   /** The user's transactions in key order; shared and frozen, never to be changed. */
   async byUser(userOid: string): Promise<readonly TransactionRecord[]> {
-    const version = await this.kv.get(["transaction_version", userOid]);
-    const hit = this.#cache.get(userOid);
-    if (hit && hit.stamp === version.versionstamp) {
-      this.#cache.delete(userOid); // most recently used last
-      this.#cache.set(userOid, hit);
-      return hit.records;
-    }
-    // Read after the version: the records are at least that new, so the copy never lags.
-    const records = await listValues<TransactionRecord>(this.kv, ["transaction", userOid]);
-    records.forEach((r) => Object.freeze(r));
-    if (hit) this.#forget(userOid);
-    if (version.versionstamp && records.length <= CACHE_RECORDS) {
-      this.#cache.set(userOid, { stamp: version.versionstamp, records });
-      this.#cached += records.length;
-      for (const [user] of this.#cache) {
-        if (this.#cached <= CACHE_RECORDS) break;
-        this.#forget(user);
-      }
-    }
-    return records;
-  }
-
-  #forget(userOid: string) {
-    this.#cached -= this.#cache.get(userOid)?.records.length ?? 0;
-    this.#cache.delete(userOid);
+    return await this.#lists.list(userOid);
   }
 
   async owner(oid: string): Promise<string | null> {
@@ -141,9 +112,8 @@ export class TransactionRepo {
 
   /** Adds the writes of a transaction (record, owner index, list version) to an atomic op. */
   put(op: Deno.AtomicOperation, t: TransactionRecord): Deno.AtomicOperation {
-    return op.set(this.key(t.userOid, t.oid), t)
-      .set(["transaction_owner", t.oid], t.userOid)
-      .sum(["transaction_version", t.userOid], 1n);
+    op.set(this.key(t.userOid, t.oid), t).set(["transaction_owner", t.oid], t.userOid);
+    return this.#lists.bump(op, t.userOid);
   }
 
   /** Points an authorization at the transaction that now stands for it. */
