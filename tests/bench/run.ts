@@ -12,6 +12,7 @@ import { benchDecisions } from "./decisions.ts";
 import { benchGuard } from "./guard.ts";
 import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
+import { benchTransactions } from "./transactions.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
 
@@ -242,3 +243,4 @@ await benchGuard(line);
 // Issue 10: the issuer simulator alone, then pwanewqcard and reveal through the app.
 await benchIssuer(line);
 await benchCards(line);
+await benchTransactions(line);
