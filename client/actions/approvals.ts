@@ -16,6 +16,7 @@ import {
 } from "../state/approvals.ts";
 import { editDraft, formError, NO_FILTERS, requestRows } from "../state/requests.ts";
 import { attentionCount, profile } from "../state/session.ts";
+import { refreshOpenCard } from "./cards.ts";
 import {
   askConfirm,
   closeAllSheets,
@@ -64,7 +65,7 @@ export async function refreshApprovals(opts: { networkFirst?: boolean } = {}): P
 /** The header's refresh: the lists of both modes, from the network. */
 export async function refreshAll(): Promise<void> {
   await Promise.all([
-    refreshLists({ networkFirst: true }),
+    refreshLists({ networkFirst: true }).then(refreshOpenCard),
     refreshApprovals({ networkFirst: true }),
   ]);
 }

@@ -11,6 +11,7 @@ import {
   openSheet,
   progress,
   pushBanner,
+  sheets,
   showNotice,
 } from "../state/ui.ts";
 import { cardDetail, type CardView, revealedCard, walletFilter } from "../state/wallet.ts";
@@ -131,6 +132,16 @@ export async function deleteCardComment(commentOid: string): Promise<void> {
     }
   });
   await loadCardComments(d.oid);
+}
+
+/**
+ * After a refresh the open card is read again: its available amount follows the purchases
+ * made since (issue 11).
+ */
+export async function refreshOpenCard(): Promise<void> {
+  const open = sheets.value.filter((s) => s.open && s.sheet.kind === "card");
+  const top = open[open.length - 1]?.sheet;
+  if (top?.kind === "card" && cardDetail.value?.oid === top.oid) await loadCard(top.oid, true);
 }
 
 // ---- Reveal (spec §4: number and CVC for 30 s, then masked again) ----

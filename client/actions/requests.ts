@@ -2,11 +2,12 @@ import { type ExpenseRequest, type ExpenseRow, requests as api } from "../api/co
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { detail, filters, NO_FILTERS, requestRows } from "../state/requests.ts";
-import { attentionCount } from "../state/session.ts";
+import { requestAttention } from "../state/session.ts";
 import { askConfirm, closeAllSheets, openSheet, pushBanner } from "../state/ui.ts";
 import { resetWallet, walletFilter } from "../state/wallet.ts";
 import { busy } from "./busy.ts";
 import { lookup } from "./lookups.ts";
+import { resetTransactions } from "./transaction_lists.ts";
 import { messageOf } from "./messages.ts";
 import { refreshLists } from "./session.ts";
 
@@ -15,15 +16,16 @@ import { refreshLists } from "./session.ts";
 /** Called with pwalists' rows (from the cache, then from the network). */
 export function showRequests(rows: ExpenseRow[]): void {
   requestRows.value = rows;
-  attentionCount.value = rows.filter((r) => r.needsAttention).length;
+  requestAttention.value = rows.filter((r) => r.needsAttention).length;
 }
 
 export function resetRequests(): void {
   requestRows.value = [];
-  attentionCount.value = 0;
+  requestAttention.value = 0;
   detail.value = null;
   filters.value = NO_FILTERS;
   resetWallet();
+  resetTransactions();
   closeAllSheets();
 }
 

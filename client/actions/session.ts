@@ -18,6 +18,7 @@ import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
 import { messageOf } from "./messages.ts";
 import { resetRequests, showRequests } from "./requests.ts";
+import { showTransactions } from "./transaction_lists.ts";
 import {
   adoptSession,
   countPinFailure,
@@ -242,6 +243,7 @@ export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promi
           canRequest: data.canRequest,
         };
         showRequests(data.expenses.expenseslist);
+        showTransactions(data.transactions.receiptslist);
       },
     });
     fromCache.value = from !== "network";

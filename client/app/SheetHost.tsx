@@ -20,6 +20,8 @@ import { CardDetailBody } from "../screens/CardDetail/CardDetailPanel.tsx";
 import { SecureBody } from "../screens/Secure/SecurePanel.tsx";
 import { closeCard } from "../actions/cards.ts";
 import { cardDetail } from "../state/wallet.ts";
+import { TransactionDetailBody } from "../screens/TransactionDetail/TransactionDetailPanel.tsx";
+import { FlipBody } from "../screens/TransactionDetail/FlipPanel.tsx";
 
 function titleOf(e: SheetEntry): string {
   const s = e.sheet;
@@ -37,6 +39,10 @@ function titleOf(e: SheetEntry): string {
       const d = cardDetail.value;
       return t("card.title", { id: d?.card?.id ?? d?.row?.id ?? "" });
     }
+    case "transaction":
+      return t("tx.title");
+    case "flip":
+      return t("flip.title");
     case "secure":
       return t("secure.title");
     case "rejectNote":
@@ -68,6 +74,10 @@ function Body(props: { entry: SheetEntry }) {
       return <ApprovalDetailBody />;
     case "card":
       return <CardDetailBody />;
+    case "transaction":
+      return <TransactionDetailBody />;
+    case "flip":
+      return <FlipBody />;
     case "secure":
       return <SecureBody onDone={done} generateFor={s.generateFor} />;
     case "rejectNote":

@@ -36,5 +36,9 @@ export const displayName = computed(() => {
   return p ? `${p.fname} ${p.lname}`.trim() : "";
 });
 
-/** Requests needing attention (spec §2 badge); filled by the requests issue. */
-export const attentionCount = signal(0);
+/** Requests needing attention (needsAttention rows of pwalists' expenses). */
+export const requestAttention = signal(0);
+/** Card transactions needing attention: a receipt overdue (issue 11). */
+export const transactionAttention = signal(0);
+/** spec §2 main badge: requests needing the person plus transactions needing a receipt. */
+export const attentionCount = computed(() => requestAttention.value + transactionAttention.value);

@@ -66,6 +66,9 @@ export type Sheet =
   | { kind: "detail"; oid: string }
   | { kind: "approval"; oid: string }
   | { kind: "card"; oid: string }
+  /** spec §2 Transaction detail and its Flip form (issue 11). */
+  | { kind: "transaction"; oid: string }
+  | { kind: "flip" }
   /** spec §2 Secure side panel; `generateFor`: a request whose card is generated after it. */
   | { kind: "secure"; generateFor?: string }
   | { kind: "rejectNote" }

@@ -25,6 +25,7 @@ import { formatMoney } from "../../lib/money.ts";
 import { working } from "../../state/session.ts";
 import { cardDetail, revealedCard } from "../../state/wallet.ts";
 import { CardFace } from "./CardFace.tsx";
+import { TxList } from "../Transactions/TxList.tsx";
 
 export const cardStateLabel = (s: CardState) => t(`card.state.${s}` as TranslationKey);
 
@@ -178,6 +179,8 @@ export function CardDetailBody() {
           </section>
         )
         : null}
+
+      <TxList which={(x) => x.cardOid === v.oid} empty={t("tx.none")} />
 
       <Comments
         comments={v.comments}

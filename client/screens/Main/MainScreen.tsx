@@ -11,9 +11,15 @@ import { ApprovalsTab } from "../Approvals/ApprovalsTab.tsx";
 import { openFilter } from "../Filter/FilterPanel.tsx";
 import { RequestsTab } from "../Requests/RequestsTab.tsx";
 import { WalletTab } from "../Wallet/WalletTab.tsx";
+import { TransactionsTab } from "../Transactions/TransactionsTab.tsx";
 
 export type MainTab = "requests" | "wallet" | "transactions" | "approvals" | "support";
-export const activeTab = signal<MainTab>("requests");
+/** The tab shown first: Requests, or the one the address names ('#transactions'). */
+function firstTab(): MainTab {
+  const h = typeof location === "undefined" ? "" : location.hash.slice(1);
+  return h === "wallet" || h === "transactions" ? h : "requests";
+}
+export const activeTab = signal<MainTab>(firstTab());
 
 /**
  * spec §2 main list with tabs: Requests, Wallet, Transactions in request mode, Approvals in
@@ -89,7 +95,7 @@ export function MainScreen() {
         {tab === "requests" ? <RequestsTab /> : null}
         {tab === "approvals" ? <ApprovalsTab /> : null}
         {tab === "wallet" ? <WalletTab /> : null}
-        {tab === "transactions" ? <p className="empty">{t("main.noTransactions")}</p> : null}
+        {tab === "transactions" ? <TransactionsTab /> : null}
         {tab === "support"
           ? supportUrl.value
             ? <iframe className="support-frame" title={t("main.support")} src={supportUrl.value} />

@@ -17,6 +17,8 @@ import { formatMoney, isLargeAmount } from "../../lib/money.ts";
 import { isClosedCardId } from "../../lib/cards.ts";
 import { detail } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
+import { TxList } from "../Transactions/TxList.tsx";
+import { TX_STATUS } from "../../lib/transaction_rules.ts";
 import { statusLabel } from "../Requests/RequestRow.tsx";
 
 /**
@@ -115,6 +117,8 @@ export function RequestDetailBody() {
           </section>
         )
         : null}
+
+      <TxList which={(x) => x.expenseOid === d.oid && x.transactionStatus !== TX_STATUS.moved} />
 
       <Comments
         comments={d.comments}

@@ -1,0 +1,124 @@
+import { transactions as api } from "../api/contract/transactions.ts";
+import { call } from "../api/http.ts";
+import { t } from "../i18n/index.ts";
+import { MAX_PURPOSE } from "../lib/request_rules.ts";
+import { checkFlipPurpose } from "../lib/transaction_rules.ts";
+import { requestRows } from "../state/requests.ts";
+import {
+  type FlipDraft,
+  flipDraft,
+  flipError,
+  transactionRows,
+  txDetail,
+} from "../state/transactions.ts";
+import { closeAllSheets, openSheet, progress, showNotice } from "../state/ui.ts";
+import { busy } from "./busy.ts";
+import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
+import { messageOf } from "./messages.ts";
+import { openDetail, refreshRequests } from "./requests.ts";
+
+// Card transactions (issue 11; spec §2 Transaction detail and Flip form, §4 Moved and Flip,
+// §5 Flip purpose required). The list itself comes with pwalists (transaction_lists.ts).
+
+/** spec §2: a transaction row opens its detail; the cached copy shows first (spec §1). */
+export async function openTransaction(oid: string): Promise<void> {
+  txDetail.value = {
+    oid,
+    row: transactionRows.value.find((r) => r.oid === oid) ?? null,
+    tx: null,
+  };
+  openSheet({ kind: "transaction", oid });
+  await lookup(
+    "lists",
+    `transaction:${oid}`,
+    api.transaction.response,
+    () => call(api.transaction, { query: { oid } }),
+    (d) => {
+      if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, tx: d.transaction };
+    },
+  );
+}
+
+/** spec §4: a Moved status opens the expense the transaction moved to (its request detail). */
+export async function openMovedTo(expenseOid: string): Promise<void> {
+  await openDetail(expenseOid);
+}
+
+// ---- Flip (spec §2 Flip form, §3 Flip payload, §4 Flip, §5 purpose required) ----
+
+/** Opens the flip form for the transaction on screen, with the card type's cost centers. */
+export async function startFlip(): Promise<void> {
+  const d = txDetail.value;
+  const row = d?.tx ?? d?.row;
+  if (!d || !row || !row.canFlip) return;
+  const typeOid = requestRows.value.find((r) => r.oid === row.cardOid)?.typeOid ??
+    d.tx?.typeOid ?? null;
+  flipDraft.value = {
+    transactionoids: [d.oid],
+    expenseOid: row.expenseOid,
+    typeOid,
+    purpose: "",
+    costCenterOid: null,
+    GLOid: null,
+    projectOid: null,
+  };
+  flipError.value = null;
+  openSheet({ kind: "flip" });
+  await loadCostCenters(typeOid ?? "");
+}
+
+export function patchFlip(p: Partial<FlipDraft>): void {
+  if (flipDraft.value) flipDraft.value = { ...flipDraft.value, ...p };
+  flipError.value = null;
+}
+
+/** spec §4: a new cost center reloads its GL and project lists and drops what is not in them. */
+export async function setFlipCostCenter(oid: string | null): Promise<void> {
+  const d = flipDraft.value;
+  if (!d) return;
+  patchFlip({ costCenterOid: oid });
+  patchFlip(await codesForCostCenter(d.typeOid ?? "", oid, flipDraft.value ?? d));
+}
+
+/**
+ * spec §5 purpose required, then pwaflip — blocking (money moves between expenses: no
+ * optimistic success). After it, the lists are re-read and the new expense opens (spec §4
+ * 'Flip moves a transaction onto an expense and jumps to it').
+ */
+export async function submitFlip(): Promise<void> {
+  const d = flipDraft.value;
+  if (!d) return;
+  const problem = checkFlipPurpose(d.purpose);
+  if (problem) {
+    flipError.value = t(problem, { max: MAX_PURPOSE });
+    return;
+  }
+  const made = await busy(async () => {
+    progress.value = t("flip.flipping");
+    try {
+      const r = await call(api.flip, {
+        body: {
+          transactionoids: d.transactionoids,
+          purpose: d.purpose.trim(),
+          oid: d.expenseOid,
+          archive: false,
+          ccoid: d.costCenterOid,
+          gloid: d.GLOid,
+          projoid: d.projectOid,
+        },
+      });
+      return r.expenseRequest;
+    } catch (err) {
+      flipError.value = messageOf(err);
+      return null;
+    } finally {
+      progress.value = null;
+    }
+  });
+  if (!made) return;
+  flipDraft.value = null;
+  await refreshRequests();
+  closeAllSheets();
+  showNotice(t("flip.done", { id: made.id }));
+  await openDetail(made.oid);
+}

@@ -1,0 +1,147 @@
+/**
+ * How the Transactions tab arranges card transactions (spec §2 Transactions, §9 groups and
+ * UTC dates): groups by age, the search, the amounts shown. Pure: tested in tests/unit.
+ */
+import type { TransactionRow } from "../api/contract/transactions.ts";
+import { minorDigits } from "./currency_units.ts";
+import { formatMoney } from "./money.ts";
+import { TX_STATUS } from "./transaction_rules.ts";
+
+/** spec §2: the tab's groups, in the order shown. */
+export type TxGroup = "today" | "yesterday" | "lastWeek" | "older";
+export const TX_GROUPS: readonly TxGroup[] = ["today", "yesterday", "lastWeek", "older"];
+
+const DAY = 86_400_000;
+/** spec §9 'last week (older than 7 days)': past 7 days the group is Older. */
+export const LAST_WEEK_DAYS = 7;
+
+/** Whole UTC calendar days between two instants (0: same UTC day). */
+export function utcDaysBetween(earlier: number, later: number): number {
+  return Math.floor(later / DAY) - Math.floor(earlier / DAY);
+}
+
+/**
+ * spec §2/§9 groups, by UTC calendar day: the same day is Today, the day before Yesterday,
+ * 2 to 7 days back Last week, and older than 7 days Older. A date ahead of `now` (a clock a
+ * little behind the issuer's) counts as today; an unreadable one as older.
+ */
+export function txGroup(createdIso: string, now: number): TxGroup {
+  const at = Date.parse(createdIso);
+  if (Number.isNaN(at)) return "older";
+  const days = utcDaysBetween(at, now);
+  if (days <= 0) return "today";
+  if (days === 1) return "yesterday";
+  if (days <= LAST_WEEK_DAYS) return "lastWeek";
+  return "older";
+}
+
+/** Lower case without accents, so 'cafe' finds 'Café'. */
+export function fold(s: string): string {
+  return s.normalize("NFD").replace(/[\u0300-\u036f]/g, "").toLowerCase();
+}
+
+/** An amount as a person may type it: '12.5', '12,50', '1 234,5' → '12.5', '1234.5'. */
+function amountQuery(q: string): string | null {
+  const s = q.replace(/[\s\u202f\u00a0€$£¥]/g, "").replace(",", ".");
+  return /^\d+(\.\d*)?$|^\.\d+$/.test(s) ? s : null;
+}
+
+/** Amount texts a search is matched against: '12.5' and '12.50' (the currency's digits). */
+function amountTexts(amount: number, currency: string): string[] {
+  const a = Math.abs(amount);
+  return [String(a), a.toFixed(minorDigits(currency))];
+}
+
+/**
+ * spec §2 search box: the merchant, the purpose or the amount (either currency) contains
+ * what was typed; case and accents do not matter. An empty search matches everything.
+ */
+export function matchesSearch(
+  r: Pick<
+    TransactionRow,
+    | "merchantname"
+    | "originalPurpose"
+    | "monetaryAmount"
+    | "pricingCurrency"
+    | "displayMonetaryAmount"
+    | "originalCurrency"
+  >,
+  query: string,
+): boolean {
+  const q = fold(query.trim());
+  if (!q) return true;
+  if (fold(r.merchantname).includes(q) || fold(r.originalPurpose).includes(q)) return true;
+  const n = amountQuery(q);
+  if (n === null) return false;
+  return [
+    ...amountTexts(r.monetaryAmount, r.pricingCurrency),
+    ...amountTexts(r.displayMonetaryAmount, r.originalCurrency),
+  ].some((text) => text.includes(n));
+}
+
+/** spec §2: Moved transactions are hidden. */
+export const isShown = (r: Pick<TransactionRow, "transactionStatus">) =>
+  r.transactionStatus !== TX_STATUS.moved;
+
+export interface TxSection<R> {
+  group: TxGroup;
+  rows: R[];
+}
+
+/**
+ * The tab's body: shown rows that match the search, newest first, in their groups (empty
+ * groups left out). One pass over the rows, one sort: 5,000 rows stay well under a frame.
+ */
+export function groupTransactions<R extends TransactionRow>(
+  rows: readonly R[],
+  query: string,
+  now: number,
+): TxSection<R>[] {
+  const buckets: Record<TxGroup, { at: number; row: R }[]> = {
+    today: [],
+    yesterday: [],
+    lastWeek: [],
+    older: [],
+  };
+  for (const row of rows) {
+    if (!isShown(row) || !matchesSearch(row, query)) continue;
+    buckets[txGroup(row.transactionCreateDate, now)].push({
+      at: Date.parse(row.transactionCreateDate) || 0,
+      row,
+    });
+  }
+  return TX_GROUPS.filter((g) => buckets[g].length).map((group) => ({
+    group,
+    rows: buckets[group].sort((a, b) => b.at - a.at).map((x) => x.row),
+  }));
+}
+
+/** The amount shown, and the merchant's amount beside it when it differs (spec §2). */
+export function amountDisplay(
+  r: Pick<
+    TransactionRow,
+    "monetaryAmount" | "pricingCurrency" | "displayMonetaryAmount" | "originalCurrency"
+  >,
+  locale = "en",
+): { amount: string; original: string | null } {
+  const amount = formatMoney(r.monetaryAmount, r.pricingCurrency, locale);
+  const differs = r.originalCurrency !== r.pricingCurrency ||
+    r.displayMonetaryAmount !== r.monetaryAmount;
+  return {
+    amount,
+    original: differs ? formatOriginal(r.displayMonetaryAmount, r.originalCurrency, locale) : null,
+  };
+}
+
+/** The merchant's amount with its currency's own digits (JPY none, KWD three). */
+function formatOriginal(amount: number, currency: string, locale: string): string {
+  const d = minorDigits(currency);
+  if (d === 2) return formatMoney(amount, currency, locale);
+  const s = amount.toFixed(d);
+  const text = locale.startsWith("fr") ? s.replace(".", ",") : s;
+  return `${text} ${currency}`;
+}
+
+/** spec §2 receipt-count indicator: shown when receipts exist. */
+export const showsReceipts = (r: Pick<TransactionRow, "nbReceipts" | "transactionStatus">) =>
+  r.nbReceipts > 0 && r.transactionStatus !== TX_STATUS.refused;

@@ -1,0 +1,107 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { openMovedTo, startFlip } from "../../actions/transactions.ts";
+import { Field } from "../../components/Field.tsx";
+import { locale, t, type TranslationKey } from "../../i18n/index.ts";
+import { shortDate, shortDateTime } from "../../lib/dates.ts";
+import { cutReason, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
+import { amountDisplay } from "../../lib/transaction_view.ts";
+import { working } from "../../state/session.ts";
+import { txDetail } from "../../state/transactions.ts";
+import { txStatusLabel } from "../Transactions/TxRow.tsx";
+
+const typeLabel = (type: string) =>
+  type === "Purchase" || type === "Refund" ? t(`tx.type.${type}` as TranslationKey) : type;
+
+/**
+ * spec §2 Transaction detail: card id, merchant name, type, status (Moved: a link to the
+ * expense it moved to, spec §4), refused reason as its abbreviation with the full text cut
+ * at 130 characters (§8, §9), created date 'MM/dd HH:mm' UTC, merchant city and country;
+ * Flip when it may be flipped. Refused transactions show no receipts or VAT (spec §4).
+ * Comments: the server keeps comments for requests only, so none are shown here yet.
+ */
+export function TransactionDetailBody() {
+  useSignals();
+  const d = txDetail.value;
+  if (!d) return null;
+  const r = d.tx ?? d.row;
+  if (!r) return <p className="loading" role="status">{t("app.loading")}</p>;
+  const loc = locale.value;
+  const refused = r.transactionStatus === TX_STATUS.refused;
+  const moved = r.transactionStatus === TX_STATUS.moved;
+  const { amount, original } = amountDisplay(r, loc);
+  const at = Date.parse(r.transactionCreateDate);
+  const due = r.receiptDueDate ? Date.parse(r.receiptDueDate) : NaN;
+  return (
+    <div className="request-detail tx-detail">
+      <div className="detail-head">
+        <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
+          {refused && r.refusedReason
+            ? refusedAbbreviation(r.refusedReason)
+            : txStatusLabel(r.transactionStatus)}
+        </span>
+        <span className="detail-amount">{amount}</span>
+      </div>
+      <dl className="kvs">
+        <Field label={t("tx.cardId")}>{r.cardId}</Field>
+        <Field label={t("tx.merchant")}>{r.merchantname}</Field>
+        <Field label={t("tx.type")}>{typeLabel(r.transactionType)}</Field>
+        <Field label={t("tx.status")}>
+          {moved && r.movedToExpenseOid
+            ? (
+              <button
+                type="button"
+                className="link"
+                aria-label={t("tx.movedTo")}
+                onClick={() => openMovedTo(r.movedToExpenseOid!)}
+              >
+                {txStatusLabel(r.transactionStatus)}
+              </button>
+            )
+            : txStatusLabel(r.transactionStatus)}
+        </Field>
+        {refused
+          ? (
+            <Field label={t("tx.refusedReason")}>
+              {r.refusedReason
+                ? (
+                  <>
+                    <strong>{refusedAbbreviation(r.refusedReason)}</strong>
+                    <span className="tx-reason">{cutReason(r.refusedReason)}</span>
+                  </>
+                )
+                : null}
+            </Field>
+          )
+          : null}
+        <Field label={t("tx.amount")}>
+          {original ? `${amount} (${t("tx.original", { amount: original })})` : amount}
+        </Field>
+        <Field label={t("tx.created")}>{Number.isNaN(at) ? "" : shortDateTime(at)}</Field>
+        <Field label={t("tx.merchantCity")}>{r.merchantcity}</Field>
+        <Field label={t("tx.merchantCountry")}>{r.merchantcountry}</Field>
+        <Field label={t("tx.purpose")}>{r.originalPurpose}</Field>
+        {!refused && !Number.isNaN(due)
+          ? (
+            <Field label={r.needsAttention ? t("tx.receiptOverdue") : t("tx.receiptDue")}>
+              {shortDate(due, loc)}
+            </Field>
+          )
+          : null}
+      </dl>
+      {r.canFlip
+        ? (
+          <div className="detail-actions sticky-action">
+            <button
+              type="button"
+              className="primary"
+              disabled={working.value}
+              onClick={() => void startFlip()}
+            >
+              {t("tx.flip")}
+            </button>
+          </div>
+        )
+        : null}
+    </div>
+  );
+}

@@ -1,0 +1,71 @@
+import { useEffect } from "react";
+import { useComputed } from "@preact/signals-react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { openTransaction } from "../../actions/transactions.ts";
+import { useProgressive } from "../../components/useProgressive.ts";
+import { t } from "../../i18n/index.ts";
+import { groupTransactions } from "../../lib/transaction_view.ts";
+import { transactionRows, txSearch } from "../../state/transactions.ts";
+import { TxRow } from "./TxRow.tsx";
+
+/**
+ * spec §2 Transactions: a search box (merchant, purpose, amount) and the transactions in
+ * groups Today, Yesterday, Last week and Older (UTC), Moved ones hidden; rows open the
+ * detail. Long lists render progressively, like Requests.
+ */
+export function TransactionsTab() {
+  useSignals();
+  const query = txSearch.value;
+  const sections =
+    useComputed(() => groupTransactions(transactionRows.value, txSearch.value, Date.now())).value;
+  const total = sections.reduce((n, s) => n + s.rows.length, 0);
+  const { limit, sentinel } = useProgressive(total, [query]);
+  // After the browser painted these rows (read by `deno task bench`).
+  useEffect(() => {
+    if (!total) return;
+    requestAnimationFrame(() => setTimeout(() => performance.mark("qc:transactions:painted")));
+  }, [sections]);
+  let left = limit;
+  return (
+    <div className="transactions-tab">
+      <div className="tx-search">
+        <input
+          type="search"
+          className="search"
+          aria-label={t("tx.search")}
+          placeholder={t("tx.searchHint")}
+          value={query}
+          onInput={(e) => (txSearch.value = (e.target as HTMLInputElement).value)}
+        />
+      </div>
+      {query.trim() && total
+        ? <p className="filter-note" role="status">{t("tx.found", { count: total })}</p>
+        : null}
+      {total === 0
+        ? (
+          <p className="empty" role="status">
+            {query.trim()
+              ? t("tx.noMatch", { query: query.trim() })
+              : transactionRows.value.length
+              ? t("tx.empty")
+              : t("main.noTransactions")}
+          </p>
+        )
+        : sections.map((s) => {
+          if (left <= 0) return null;
+          const rows = s.rows.slice(0, left);
+          left -= rows.length;
+          const label = t(`tx.group.${s.group}`);
+          return (
+            <section key={s.group} className="tx-group" aria-label={label}>
+              <h3 className="tx-group-title">{label}</h3>
+              <ul className="request-list" aria-label={label}>
+                {rows.map((r) => <TxRow key={r.oid} row={r} onOpen={openTransaction} />)}
+              </ul>
+            </section>
+          );
+        })}
+      {total > limit ? <div ref={sentinel as never} className="more" aria-hidden="true" /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,67 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import type { TransactionRow } from "../../api/contract/transactions.ts";
+import { locale, t, type TranslationKey } from "../../i18n/index.ts";
+import { shortDateTime } from "../../lib/dates.ts";
+import { hasFlipMarker, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
+import { amountDisplay, showsReceipts } from "../../lib/transaction_view.ts";
+
+/** A transaction status in the person's language (unknown ones as the server wrote them). */
+export function txStatusLabel(status: string): string {
+  return (Object.values(TX_STATUS) as string[]).includes(status)
+    ? t(`tx.status.${status}` as TranslationKey)
+    : status;
+}
+
+/**
+ * spec §2 transaction row: created date and time (UTC), merchant, status or the refused
+ * abbreviation (§8), the flip marker, the receipt-count indicator, the amount and, when it
+ * differs, the merchant's amount in its currency.
+ */
+export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => void }) {
+  useSignals();
+  const r = props.row;
+  const loc = locale.value;
+  const refused = r.transactionStatus === TX_STATUS.refused;
+  const { amount, original } = amountDisplay(r, loc);
+  const at = Date.parse(r.transactionCreateDate);
+  return (
+    <li>
+      <button
+        type="button"
+        className={`request-row tx-row${refused ? " tx-refused" : ""}`}
+        onClick={() => props.onOpen(r.oid)}
+      >
+        <span className="row-top">
+          <span className="row-date">{Number.isNaN(at) ? "" : shortDateTime(at)}</span>
+          <span className="row-cc">{r.cardId}</span>
+          {hasFlipMarker(r)
+            ? (
+              <span className="tx-flip" title={t("tx.flipped")}>
+                <span aria-hidden="true">⇄</span>
+                <span className="sr-only">{t("tx.flipped")}</span>
+              </span>
+            )
+            : null}
+          {showsReceipts(r)
+            ? (
+              <span className="tx-receipts" title={t("tx.receipts", { count: r.nbReceipts })}>
+                <span aria-hidden="true">🧾 {r.nbReceipts}</span>
+                <span className="sr-only">{t("tx.receipts", { count: r.nbReceipts })}</span>
+              </span>
+            )
+            : null}
+          <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
+            {refused && r.refusedReason
+              ? refusedAbbreviation(r.refusedReason)
+              : txStatusLabel(r.transactionStatus)}
+          </span>
+        </span>
+        <span className="row-bottom">
+          <span className="row-purpose">{r.merchantname}</span>
+          {original ? <span className="tx-original">{original}</span> : null}
+          <span className="amount">{amount}</span>
+        </span>
+      </button>
+    </li>
+  );
+}

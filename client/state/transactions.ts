@@ -1,0 +1,32 @@
+import { signal } from "@preact/signals-react";
+import type { Transaction, TransactionRow } from "../api/contract/transactions.ts";
+
+// Card transactions' state (spec §2 Transactions tab, Transaction detail, Flip form). Signals
+// only: the lists loader (first-load chunk) fills them; the rules are in lib/transaction_view.
+
+/** The user's transactions as pwalists last gave them (cache first, then network). */
+export const transactionRows = signal<TransactionRow[]>([]);
+/** spec §2 Transactions search box. */
+export const txSearch = signal("");
+
+/** The transaction shown in the detail panel: its row at once, every field when it arrives. */
+export const txDetail = signal<
+  { oid: string; row: TransactionRow | null; tx: Transaction | null } | null
+>(
+  null,
+);
+
+/** spec §2 Flip form: purpose, cost center, GL code, project code. */
+export interface FlipDraft {
+  /** The transactions to flip and the expense they are on (the flip payload's oid). */
+  transactionoids: string[];
+  expenseOid: string;
+  /** The card request's type: its cost centers are offered. */
+  typeOid: string | null;
+  purpose: string;
+  costCenterOid: string | null;
+  GLOid: string | null;
+  projectOid: string | null;
+}
+export const flipDraft = signal<FlipDraft | null>(null);
+export const flipError = signal<string | null>(null);
