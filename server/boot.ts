@@ -4,6 +4,7 @@ import { EventBus } from "./domain/events.ts";
 import { sendActivation } from "./domain/activation.ts";
 import { buildMessaging, startDelivery as startWorker } from "./messages/setup.ts";
 import type { DeliveryWorker } from "./messages/worker.ts";
+import { seedDemoHistory } from "./org/demo_history.ts";
 import { importOrg } from "./org/import.ts";
 import { parseOrg } from "./org/schema.ts";
 import { createIssuer, loadIssuerKey } from "./issuer/mod.ts";
@@ -65,15 +66,20 @@ export async function loadDemoOrg() {
  * First start with an empty store: load the demo organisation (or ORG_FILE) and queue every
  * user's activation email, so a newcomer can activate from the outbox. Never waits for a
  * mail server: the mails are queued and the worker delivers them. Returns true if seeded.
+ * With the demo organisation and DEMO_HISTORY (default), employee@ starts with a history
+ * (server/org/demo_history.ts), seeded before the activation mails so their codes count
+ * from now.
  */
 export async function seedIfEmpty(deps: Deps): Promise<boolean> {
   const { store, config } = deps;
   if ((await store.users.count()) > 0) return false;
   let org;
+  let demo = false;
   if (config.ORG_FILE) org = parseOrg(JSON.parse(await Deno.readTextFile(config.ORG_FILE)));
-  else if (config.DEMO_ORG) org = await loadDemoOrg();
+  else if (config.DEMO_ORG) [org, demo] = [await loadDemoOrg(), true];
   else return false;
   await importOrg(store, org, config.PIN_HASH_ITERATIONS);
+  if (demo && config.DEMO_HISTORY) await seedDemoHistory(deps);
   for (const u of await store.users.all()) await sendActivation(deps, u);
   return true;
 }

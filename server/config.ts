@@ -57,6 +57,11 @@ export const ConfigSchema = z.object({
   /** Delivered, expired and discarded messages are kept this long (failed ones until handled). */
   MESSAGE_RETENTION_DAYS: z.coerce.number().min(0.001).max(365).default(7),
   DEMO_ORG: bool.default(true),
+  /**
+   * With the demo organisation (not ORG_FILE): seed employee@'s history on first start
+   * (server/org/demo_history.ts). false starts the demo empty.
+   */
+  DEMO_HISTORY: bool.default(true),
   ORG_FILE: z.string().optional(),
   /** Lifetime of an emailed activation code (see the README's security model). */
   CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 14).default(60 * 24),

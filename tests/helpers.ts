@@ -26,6 +26,8 @@ export async function testApp(
     STATIC_DIR: "./dist/preact",
     // Production requires one (server/issuer/key.ts); a fresh key per app, like :memory: KV.
     ISSUER_KEY: newIssuerKeyText(),
+    // Tests start from the bare demo organisation unless they ask for its history.
+    DEMO_HISTORY: "false",
     ...env,
   });
   const kv = await Deno.openKv(":memory:");

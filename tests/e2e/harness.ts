@@ -31,6 +31,8 @@ export async function start(flavour: Flavour): Promise<Env> {
     PIN_HASH_ITERATIONS: "1000",
     STATIC_DIR: `./dist/${flavour}`,
     PORT: "0",
+    // The browser tests start from the bare demo organisation (no seeded history).
+    DEMO_HISTORY: "false",
   });
   const deps = await makeDeps(config, await Deno.openKv(":memory:"), { log: () => {} });
   await seedIfEmpty(deps);
