@@ -29,22 +29,27 @@ export function cardNumbersIn(text: string): string[] {
   return out;
 }
 
-/** Every way KV may hold a value, as text: JSON, and bytes as latin-1 and hex. */
-function texts(v: unknown): string[] {
-  const out = [
+/**
+ * Every way KV may hold a value, as text: JSON and bytes as latin-1 (`text`, scanned for any
+ * card number), and bytes as hex (`hex`, searched for the revealed numbers only: random
+ * ciphertext in hex has long digit runs, some of them Luhn-valid by chance).
+ */
+function texts(v: unknown): { text: string[]; hex: string[] } {
+  const text = [
     JSON.stringify(
       v,
       (_k, x) => x instanceof Uint8Array ? Array.from(x) : typeof x === "bigint" ? `${x}` : x,
     ),
   ];
+  const hex: string[] = [];
   const walk = (x: unknown) => {
     if (x instanceof Uint8Array) {
-      out.push(String.fromCharCode(...x));
-      out.push(Array.from(x, (b) => b.toString(16).padStart(2, "0")).join(""));
+      text.push(String.fromCharCode(...x));
+      hex.push(Array.from(x, (b) => b.toString(16).padStart(2, "0")).join(""));
     } else if (x && typeof x === "object") Object.values(x).forEach(walk);
   };
   walk(v);
-  return out;
+  return { text, hex };
 }
 
 Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, output, KV)", async () => {
@@ -166,10 +171,14 @@ Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, o
     for await (const e of api.kv.list({ prefix: [] })) {
       entries++;
       const where = `KV ${JSON.stringify(e.key)}`;
-      for (const t of [JSON.stringify(e.key), ...texts(e.value)]) {
+      const { text, hex } = texts(e.value);
+      for (const t of [JSON.stringify(e.key), ...text]) {
         assert.deepEqual(cardNumbersIn(t), [], where);
         for (const pan of pans) assert.ok(!t.includes(pan), `${where} holds a PAN`);
         assert.ok(!cvcField.test(t), `${where} holds a CVC`);
+      }
+      for (const t of hex) {
+        for (const pan of pans) assert.ok(!t.includes(pan), `${where} holds a PAN (hex)`);
       }
     }
     assert.ok(entries > 50, `${entries} KV entries scanned`);
