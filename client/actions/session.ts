@@ -1,3 +1,4 @@
+import type * as z from "zod/mini";
 import { session } from "../api/contract/session.ts";
 import { ApiError, call, credentials, NetworkError } from "../api/http.ts";
 import { WrongKeyError } from "../crypto/device_key.ts";
@@ -13,12 +14,18 @@ import {
   shakeCount,
   supportUrl,
 } from "../state/session.ts";
-import { askConfirm, panel, pushBanner } from "../state/ui.ts";
+import { askConfirm, dropBanners, panel, pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
-import { cacheFirst } from "./cache.ts";
+import { readCache, writeCache } from "./cache.ts";
 import { messageOf } from "./messages.ts";
 import { resetRequests, showRequests } from "./requests.ts";
-import { showTransactions } from "./transaction_lists.ts";
+import {
+  afterPaint,
+  readCachedHead,
+  showAllCachedTransactions,
+  showTransactions,
+  writeCachedTransactions,
+} from "./transaction_lists.ts";
 import {
   adoptSession,
   countPinFailure,
@@ -37,6 +44,8 @@ import {
 /** spec §4/§9: five wrong PINs wipe the device. */
 export const MAX_PIN_FAILURES = 5;
 const TRANSLATION_CACHE = "qc_translation";
+/** QCDB `lists` key of pwalists (its transactions are under their own keys). */
+const LISTS_KEY = "pwalists";
 
 /** The code being activated: needed again to confirm the PIN (spec §7 pwaconfirmpin). */
 let pendingCode: string | null = null;
@@ -223,31 +232,65 @@ export async function enterMain(): Promise<void> {
   ]);
 }
 
-/** pwalists, cache first; `networkFirst` after a write, whose result is already on screen. */
+type Lists = z.infer<typeof session.lists.response>;
+
+function showLists(data: Lists): void {
+  profile.value = {
+    username: data.username,
+    fname: data.fname,
+    lname: data.lname,
+    canRequest: data.canRequest,
+  };
+  showRequests(data.expenses.expenseslist);
+}
+
+/**
+ * pwalists, cache first; `networkFirst` after a write, whose result is already on screen.
+ * Its transactions are cached under their own keys (actions/transaction_lists.ts): the
+ * newest ones are shown with the requests, every one right after the first paint.
+ */
 export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promise<void> {
+  let fresh = false;
+  const fromCached = async (): Promise<void> => {
+    const [data, head] = await Promise.all([
+      readCache("lists", LISTS_KEY, session.lists.response),
+      readCachedHead(),
+    ]);
+    if (!data || fresh) return;
+    performance.mark("qc:lists:cache-shown");
+    showLists(data);
+    // A cache written before transactions had their own keys still has them inline.
+    if (head) showTransactions(head.rows, head.attention);
+    else showTransactions(data.transactions.receiptslist);
+    if (head) afterPaint(() => void showAllCachedTransactions(() => fresh));
+  };
   try {
-    // Marks read by `deno task bench` (Requests list from cache).
-    if (!opts.networkFirst) performance.mark("qc:lists:cache-read");
-    const from = await cacheFirst({
-      store: "lists",
-      key: "pwalists",
-      schema: session.lists.response,
-      networkFirst: opts.networkFirst,
-      fetch: () => call(session.lists),
-      show: (data, source) => {
-        if (source === "cache") performance.mark("qc:lists:cache-shown");
-        profile.value = {
-          username: data.username,
-          fname: data.fname,
-          lname: data.lname,
-          canRequest: data.canRequest,
-        };
-        showRequests(data.expenses.expenseslist);
-        showTransactions(data.transactions.receiptslist);
-      },
-    });
-    fromCache.value = from !== "network";
-    if (from !== "network") pushBanner(t("common.offline"));
+    // Marks read by `deno task bench` (Requests and Transactions from cache).
+    if (!opts.networkFirst) {
+      performance.mark("qc:lists:cache-read");
+      await fromCached();
+    }
+    try {
+      const data = await call(session.lists);
+      fresh = true;
+      // The server answers again: 'offline' and 'could not be reached' messages are stale.
+      dropBanners([t("common.offline"), t("common.networkError")]);
+      showLists(data);
+      showTransactions(data.transactions.receiptslist);
+      fromCache.value = false;
+      await Promise.all([
+        writeCache("lists", LISTS_KEY, {
+          ...data,
+          transactions: { receiptslist: [] },
+        }),
+        writeCachedTransactions(data.transactions.receiptslist),
+      ]);
+    } catch (err) {
+      if (!(err instanceof NetworkError)) throw err;
+      if (opts.networkFirst) await fromCached();
+      fromCache.value = true;
+      pushBanner(t("common.offline"));
+    }
   } catch (err) {
     if (err instanceof ApiError && err.status === 401) return await refused();
     pushBanner(messageOf(err));

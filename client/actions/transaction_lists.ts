@@ -1,14 +1,16 @@
-import type { TransactionRow } from "../api/contract/transactions.ts";
+import * as z from "zod/mini";
+import { TransactionRow } from "../api/contract/transactions.ts";
 import { transactionAttention } from "../state/session.ts";
 import { flipDraft, transactionRows, txDetail, txSearch } from "../state/transactions.ts";
+import { readCache, writeCache } from "./cache.ts";
 
 // The transactions' part of pwalists (issue 11). Kept apart from actions/transactions.ts so
 // the lists loader (actions/session.ts) can apply them without an import circle.
 
 /** Called with pwalists' `transactions.receiptslist` (from the cache, then from the network). */
-export function showTransactions(rows: TransactionRow[]): void {
+export function showTransactions(rows: TransactionRow[], attention?: number): void {
   transactionRows.value = rows;
-  transactionAttention.value = rows.filter((r) => r.needsAttention).length;
+  transactionAttention.value = attention ?? rows.filter((r) => r.needsAttention).length;
   const d = txDetail.value;
   if (d) {
     const row = rows.find((r) => r.oid === d.oid);
@@ -23,4 +25,53 @@ export function resetTransactions(): void {
   txSearch.value = "";
   txDetail.value = null;
   flipDraft.value = null;
+}
+
+// ---- The encrypted cache (spec §1, §8: shown first, never in clear) ----
+//
+// 5,000 transactions are megabytes of JSON: decrypting and parsing them before the first
+// paint would hold every list back. So they are cached apart from the requests, twice: the
+// newest ones the Transactions tab shows first (with how many need attention, so the badge
+// is right at once), and all of them, read after the first paint.
+
+const Rows = z.array(TransactionRow);
+const Head = z.object({ rows: Rows, attention: z.number() });
+const KEY = { head: "transactions:head", all: "transactions" } as const;
+/** Rows cached for the first paint: more than the tab renders at first (60). */
+export const HEAD_ROWS = 100;
+
+/** The newest rows not Moved (what the tab shows first) and how many need attention. */
+export function headOf(rows: readonly TransactionRow[], n = HEAD_ROWS): z.infer<typeof Head> {
+  const at = (r: TransactionRow) => Date.parse(r.transactionCreateDate) || 0;
+  return {
+    rows: rows.filter((r) => r.transactionStatus !== "Moved").sort((a, b) => at(b) - at(a))
+      .slice(0, n),
+    attention: rows.filter((r) => r.needsAttention).length,
+  };
+}
+
+export async function writeCachedTransactions(rows: TransactionRow[]): Promise<void> {
+  await Promise.all([
+    writeCache("lists", KEY.head, headOf(rows)),
+    writeCache("lists", KEY.all, rows),
+  ]);
+}
+
+/** The newest cached transactions and the attention count, for the first paint. */
+export async function readCachedHead() {
+  return await readCache("lists", KEY.head, Head);
+}
+
+/** Every cached transaction, unless the network answered meanwhile (`stale()`). */
+export async function showAllCachedTransactions(stale: () => boolean): Promise<void> {
+  const rows = await readCache("lists", KEY.all, Rows);
+  if (!rows || stale()) return;
+  showTransactions(rows);
+  performance.mark("qc:transactions:all-shown"); // read by `deno task bench`
+}
+
+/** Runs `fn` once the browser has painted what is on screen now. */
+export function afterPaint(fn: () => void): void {
+  if (typeof requestAnimationFrame === "undefined") return void setTimeout(fn);
+  requestAnimationFrame(() => setTimeout(fn));
 }

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useLayoutEffect } from "react";
 import { useComputed } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { openTransaction } from "../../actions/transactions.ts";
@@ -20,8 +20,9 @@ export function TransactionsTab() {
     useComputed(() => groupTransactions(transactionRows.value, txSearch.value, Date.now())).value;
   const total = sections.reduce((n, s) => n + s.rows.length, 0);
   const { limit, sentinel } = useProgressive(total, [query]);
-  // After the browser painted these rows (read by `deno task bench`).
-  useEffect(() => {
+  // After the browser painted these rows (read by `deno task bench`): the layout effect runs
+  // before that paint, the frame's callback just before it, the timeout right after it.
+  useLayoutEffect(() => {
     if (!total) return;
     requestAnimationFrame(() => setTimeout(() => performance.mark("qc:transactions:painted")));
   }, [sections]);
