@@ -6,11 +6,11 @@
  * transactions and its available amount follows the purchases; flip (purpose required)
  * lands on the new expense '<id>-0001'; the moved original is hidden from the tab and its
  * Moved link opens the expense it went to; a receipt overdue (the clock 8 days on) blocks
- * creating a request with the spec's message.
+ * creating a request with the spec's message; offline, they show from the encrypted cache.
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
+import { activate, click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 import { inTopPanel, named, opts, panelsClosed, settled } from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { formatMoney } from "../../client/lib/money.ts";
@@ -87,7 +87,7 @@ async function closeAll(p: Page): Promise<void> {
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
-      `[e2e:${flavour}] transactions: purchases under Today after a refresh, refused abbreviation, search, card detail and available amount, flip lands on the new expense, moved original hidden and linked, overdue receipt blocks a new request`,
+      `[e2e:${flavour}] transactions: purchases under Today after a refresh, refused abbreviation, search, card detail and available amount, flip lands on the new expense, moved original hidden and linked, overdue receipt blocks a new request, offline from the encrypted cache`,
     ...opts,
     fn: async () => {
       const env = await start(flavour);
@@ -219,6 +219,24 @@ for (const flavour of FLAVOURS) {
             "You have transactions that still have no receipts, please provide those first",
           );
           assert.equal(await p.$$eval(".side-panel.open", (l) => l.length), 0);
+
+          // Offline, after an unlock, the transactions show from the encrypted cache.
+          await p.evaluate(() => navigator.serviceWorker.ready.then(() => {}));
+          await p.setOfflineMode(true);
+          try {
+            await p.reload();
+            await waitText(p, "Enter your PIN");
+            await tapDigits(p, "135790");
+            await tab(p, "Transactions");
+            await waitText(p, "Yellow Cab NYC");
+            await waitText(p, "Casino Royal");
+            assert.equal(
+              (await txRows(p)).filter((r) => r.includes("Boulangerie Paul")).length,
+              1,
+            );
+          } finally {
+            await p.setOfflineMode(false);
+          }
         });
       } finally {
         await env.close();
