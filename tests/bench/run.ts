@@ -13,6 +13,7 @@ import { benchGuard } from "./guard.ts";
 import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
 import { benchTransactions } from "./transactions.ts";
+import { benchTransactionsTab } from "./transactions_tab.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
 
@@ -244,3 +245,6 @@ await benchGuard(line);
 await benchIssuer(line);
 await benchCards(line);
 await benchTransactions(line);
+
+// Issue 11: the Transactions tab from the encrypted cache with 5,000 transactions.
+await benchTransactionsTab(line);
