@@ -2,7 +2,7 @@ import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
 import { conflict } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { Authorization } from "../issuer/mod.ts";
-import type { TransactionRecord } from "../store/transactions.ts";
+import { type TransactionRecord, unaccounted } from "../store/transactions.ts";
 
 // How the issuer's decisions become the app's transactions (issue 11). The issuer reports an
 // authorization after each event, the way a real one sends webhooks (Stripe's
@@ -93,26 +93,7 @@ export async function recordAuthorization(
       originalCurrency: a.merchantCurrency,
       rate: a.fx?.rate ?? null,
       originalPurpose: request.purpose,
-      originOid: null,
-      flipExtOid: null,
-      movedToOid: null,
-      movedToExpenseOid: null,
-      nbReceipts: 0,
-      nbDocuments: 0,
-      reviewed: false,
-      collectVatFlag: null,
-      typeOid: null,
-      accountingCodeOid: null,
-      countryId: null,
-      vat: {
-        vat1Oid: null,
-        vat2Oid: null,
-        vat3Oid: null,
-        vat1Amount: null,
-        vat2Amount: null,
-        vat3Amount: null,
-      },
-      archive: false,
+      ...unaccounted(),
     };
     const op = kv.atomic().check(link);
     transactions.put(op, t);

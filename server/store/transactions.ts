@@ -69,6 +69,50 @@ export interface TransactionRecord {
 }
 
 /** Where the app's transaction of an issuer authorization is (the live one after a flip). */
+/**
+ * What a new transaction carries before anyone accounts for it: no flip, no receipt, no
+ * document, not reviewed, no VAT (the receipts and VAT issue fills these).
+ */
+export function unaccounted(): Pick<
+  TransactionRecord,
+  | "originOid"
+  | "flipExtOid"
+  | "movedToOid"
+  | "movedToExpenseOid"
+  | "nbReceipts"
+  | "nbDocuments"
+  | "reviewed"
+  | "collectVatFlag"
+  | "typeOid"
+  | "accountingCodeOid"
+  | "countryId"
+  | "vat"
+  | "archive"
+> {
+  return {
+    originOid: null,
+    flipExtOid: null,
+    movedToOid: null,
+    movedToExpenseOid: null,
+    nbReceipts: 0,
+    nbDocuments: 0,
+    reviewed: false,
+    collectVatFlag: null,
+    typeOid: null,
+    accountingCodeOid: null,
+    countryId: null,
+    vat: {
+      vat1Oid: null,
+      vat2Oid: null,
+      vat3Oid: null,
+      vat1Amount: null,
+      vat2Amount: null,
+      vat3Amount: null,
+    },
+    archive: false,
+  };
+}
+
 export interface AuthRef {
   userOid: string;
   oid: string;

@@ -2,7 +2,7 @@
  * Transaction records written straight into the repository (issue 11), for tests that need
  * a user's transactions in a given state without going through the issuer, and for the bench.
  */
-import type { TransactionRecord } from "../../server/store/transactions.ts";
+import { type TransactionRecord, unaccounted } from "../../server/store/transactions.ts";
 
 const DAY = 86_400_000;
 
@@ -43,26 +43,7 @@ export function transactionRecord(
     amountRefunded: 0,
     refusedReason: null,
     originalPurpose: "Train to Lyon",
-    originOid: null,
-    flipExtOid: null,
-    movedToOid: null,
-    movedToExpenseOid: null,
-    nbReceipts: 0,
-    nbDocuments: 0,
-    reviewed: false,
-    collectVatFlag: null,
-    typeOid: null,
-    accountingCodeOid: null,
-    countryId: null,
-    vat: {
-      vat1Oid: null,
-      vat2Oid: null,
-      vat3Oid: null,
-      vat1Amount: null,
-      vat2Amount: null,
-      vat3Amount: null,
-    },
-    archive: false,
+    ...unaccounted(),
     ...over,
   };
 }
