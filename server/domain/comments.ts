@@ -74,6 +74,43 @@ export async function addComment(
   throw conflict(tr("request.busy"));
 }
 
+/** The caller's own transaction, or 404 (no existence leak for other users' oids). */
+async function ownTransaction(deps: Deps, user: User, oid: string) {
+  const entry = await deps.store.transactions.get(user.oid, oid);
+  if (!entry.value) throw notFound();
+  return entry;
+}
+
+/** A transaction's comments, oldest first (spec §2 transaction detail); the author's own deletable. */
+export async function listTransactionComments(
+  deps: Deps,
+  user: User,
+  oid: string,
+): Promise<Comment[]> {
+  const t = (await ownTransaction(deps, user, oid)).value!;
+  return (await deps.store.comments.bySource(t.oid))
+    .map((c) => toComment(c, c.authorOid === user.oid));
+}
+
+/** A comment on the caller's transaction, written only if the transaction did not change. */
+export async function addTransactionComment(
+  deps: Deps,
+  user: User,
+  oid: string,
+  text: string,
+): Promise<Comment> {
+  const tr = await translate(user.locale);
+  for (let i = 0; i < 5; i++) {
+    const entry = await ownTransaction(deps, user, oid);
+    const c = newComment(deps, user, oid, text);
+    if ((await deps.store.comments.put(deps.store.kv.atomic().check(entry), c).commit()).ok) {
+      await publishAdded(deps, c);
+      return toComment(c, true);
+    }
+  }
+  throw conflict(tr("request.busy"));
+}
+
 /** spec §7 pwadeletecomment: only where canBeDeleted would be true. */
 export async function deleteComment(deps: Deps, user: User, commentOid: string): Promise<void> {
   const tr = await translate(user.locale);
@@ -81,13 +118,16 @@ export async function deleteComment(deps: Deps, user: User, commentOid: string):
   const entry = await comments.get(commentOid);
   if (!entry?.value) throw notFound();
   const c = entry.value;
-  // Another user's request: 404 as if the comment did not exist.
+  // The caller's request or transaction, else 404 as if the comment did not exist.
   const req = await requests.get(user.oid, c.sourceOid);
-  if (!req.value) throw notFound();
-  if (c.authorOid !== user.oid || !requestFlags(req.value, user.oid).canComment) {
+  const tx = req.value ? null : await deps.store.transactions.get(user.oid, c.sourceOid);
+  if (!req.value && !tx?.value) throw notFound();
+  const writable = req.value ? requestFlags(req.value, user.oid).canComment : true;
+  if (c.authorOid !== user.oid || !writable) {
     throw forbidden("not_allowed", tr("comment.notDeletable"));
   }
-  const ok = (await comments.delete(kv.atomic().check(entry).check(req), c).commit()).ok;
+  const ok = (await comments.delete(kv.atomic().check(entry).check(req.value ? req : tx!), c)
+    .commit()).ok;
   if (!ok) throw conflict(tr("request.busy"));
   await deps.events.publish({
     type: "comment.deleted",

@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { transactions } from "../../client/api/contract/transactions.ts";
 import type { AppEnv } from "../env.ts";
+import { addTransactionComment, listTransactionComments } from "../domain/comments.ts";
 import { flip } from "../domain/flip.ts";
 import { transactionView } from "../domain/transactions.ts";
 import { route } from "./define.ts";
@@ -19,5 +20,11 @@ export function transactionRoutes(): Hono<AppEnv> {
     transactions.flip,
     async ({ c, body, auth }) => await flip(c.var.deps, auth!.user, body),
   );
+  route(app, transactions.comments, async ({ c, query, auth }) => ({
+    comments: await listTransactionComments(c.var.deps, auth!.user, query.oid),
+  }));
+  route(app, transactions.addComment, async ({ c, body, auth }) => ({
+    comment: await addTransactionComment(c.var.deps, auth!.user, body.oid, body.comment),
+  }));
   return app;
 }

@@ -233,3 +233,43 @@ Deno.test(
     assertOk(await create());
   }),
 );
+
+Deno.test(
+  "[transactions] comments on a transaction: the author adds, lists and deletes; others get 404",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const mgr = await login(api, DEMO.manager);
+    await defineSecure(api, emp.h);
+    const card = await newCard(api, emp.h);
+    const p = await buy(api, card, { amount: "9.90", capture: true });
+    const oid = p.transactionOid as string;
+    const add = await post(api, emp.h, "pwaaddtransactioncomment", {
+      oid,
+      comment: " Team lunch ",
+    });
+    assertOk(add);
+    const list = await get(api, emp.h, `pwatransactioncomments?oid=${oid}`);
+    assertOk(list);
+    const comments = list.json.comments as {
+      oid: string;
+      sourceEntityOid: string;
+      comment: { text: string };
+      canBeDeleted: boolean;
+    }[];
+    assert.equal(comments.length, 1);
+    assert.equal(comments[0].comment.text, "Team lunch");
+    assert.equal(comments[0].sourceEntityOid, oid);
+    assert.equal(comments[0].canBeDeleted, true);
+    // Anyone else: 404, as for an unknown oid; nothing is added or deleted.
+    assertError(await get(api, mgr.h, `pwatransactioncomments?oid=${oid}`), 404);
+    assertError(await post(api, mgr.h, "pwaaddtransactioncomment", { oid, comment: "x" }), 404);
+    assertError(await get(api, mgr.h, `pwadeletecomment?record=${comments[0].oid}`), 404);
+    assertError(
+      await post(api, emp.h, "pwaaddtransactioncomment", { oid: "nope", comment: "x" }),
+      404,
+    );
+    assertOk(await get(api, emp.h, `pwadeletecomment?record=${comments[0].oid}`));
+    const after = await get(api, emp.h, `pwatransactioncomments?oid=${oid}`);
+    assert.deepEqual(after.json.comments, []);
+  }),
+);

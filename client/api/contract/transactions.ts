@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { ArchiveParam, ExpenseRequest } from "./requests.ts";
+import { ArchiveParam, Comment, CommentBody, ExpenseRequest } from "./requests.ts";
 import { MAX_FLIP } from "../../lib/transaction_rules.ts";
 
 // Card transactions (issue 11; spec §2 Transactions and Transaction detail, §3 Transaction
@@ -128,5 +128,23 @@ export const transactions = {
     auth: "bearer",
     body: FlipBody,
     response: z.object({ expenseRequest: ExpenseRequest, transactions: z.array(Transaction) }),
+  }),
+  /**
+   * spec §2 transaction detail 'comments' (the spec names no path): the card author's notes
+   * on a transaction, oldest first; deleted with pwadeletecomment like a request's.
+   */
+  comments: endpoint({
+    method: "GET",
+    path: `${E}/pwatransactioncomments`,
+    auth: "bearer",
+    query: z.object({ oid: Oid, archive: ArchiveParam }),
+    response: z.object({ comments: z.array(Comment) }),
+  }),
+  addComment: endpoint({
+    method: "POST",
+    path: `${E}/pwaaddtransactioncomment`,
+    auth: "bearer",
+    body: CommentBody,
+    response: z.object({ comment: Comment }),
   }),
 } as const;
