@@ -1,3 +1,4 @@
+import { requests as reqApi } from "../api/contract/requests.ts";
 import { transactions as api } from "../api/contract/transactions.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
@@ -11,7 +12,7 @@ import {
   transactionRows,
   txDetail,
 } from "../state/transactions.ts";
-import { closeAllSheets, openSheet, progress, showNotice } from "../state/ui.ts";
+import { closeAllSheets, openSheet, progress, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
@@ -26,17 +27,63 @@ export async function openTransaction(oid: string): Promise<void> {
     oid,
     row: transactionRows.value.find((r) => r.oid === oid) ?? null,
     tx: null,
+    comments: [],
   };
   openSheet({ kind: "transaction", oid });
+  await Promise.all([
+    lookup(
+      "lists",
+      `transaction:${oid}`,
+      api.transaction.response,
+      () => call(api.transaction, { query: { oid } }),
+      (d) => {
+        if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, tx: d.transaction };
+      },
+    ),
+    loadTransactionComments(oid),
+  ]);
+}
+
+/** The transaction's comments, cache first like a request's. */
+async function loadTransactionComments(oid: string): Promise<void> {
   await lookup(
     "lists",
-    `transaction:${oid}`,
-    api.transaction.response,
-    () => call(api.transaction, { query: { oid } }),
+    `txcomments:${oid}`,
+    api.comments.response,
+    () => call(api.comments, { query: { oid } }),
     (d) => {
-      if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, tx: d.transaction };
+      if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, comments: d.comments };
     },
   );
+}
+
+export async function addTransactionComment(text: string): Promise<boolean> {
+  const d = txDetail.value;
+  if (!d || !text.trim()) return false;
+  const ok = await busy(async () => {
+    try {
+      await call(api.addComment, { body: { oid: d.oid, comment: text.trim() } });
+      return true;
+    } catch (err) {
+      pushBanner(messageOf(err));
+      return false;
+    }
+  });
+  if (ok) await loadTransactionComments(d.oid);
+  return ok === true;
+}
+
+export async function deleteTransactionComment(commentOid: string): Promise<void> {
+  const d = txDetail.value;
+  if (!d) return;
+  await busy(async () => {
+    try {
+      await call(reqApi.deleteComment, { query: { record: commentOid } });
+    } catch (err) {
+      pushBanner(messageOf(err));
+    }
+  });
+  await loadTransactionComments(d.oid);
 }
 
 /** spec §4: a Moved status opens the expense the transaction moved to (its request detail). */

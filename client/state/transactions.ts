@@ -1,4 +1,5 @@
 import { signal } from "@preact/signals-react";
+import type { Comment } from "../api/contract/requests.ts";
 import type { Transaction, TransactionRow } from "../api/contract/transactions.ts";
 
 // Card transactions' state (spec §2 Transactions tab, Transaction detail, Flip form). Signals
@@ -11,7 +12,13 @@ export const txSearch = signal("");
 
 /** The transaction shown in the detail panel: its row at once, every field when it arrives. */
 export const txDetail = signal<
-  { oid: string; row: TransactionRow | null; tx: Transaction | null } | null
+  {
+    oid: string;
+    row: TransactionRow | null;
+    tx: Transaction | null;
+    /** spec §2 transaction detail comments (the card author's notes). */
+    comments: Comment[];
+  } | null
 >(
   null,
 );

@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
-import { inTopPanel, named, opts, panelsClosed, settled } from "./panels.ts";
+import { fill, inTopPanel, named, opts, panelsClosed, settled, tap } from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { formatMoney } from "../../client/lib/money.ts";
 
@@ -87,7 +87,7 @@ async function closeAll(p: Page): Promise<void> {
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
-      `[e2e:${flavour}] transactions: purchases under Today after a refresh, refused abbreviation, search, card detail and available amount, flip lands on the new expense, moved original hidden and linked, overdue receipt blocks a new request, offline from the encrypted cache`,
+      `[e2e:${flavour}] transactions: purchases under Today after a refresh, refused abbreviation, search, card detail and available amount, comments, flip lands on the new expense, moved original hidden and linked, overdue receipt blocks a new request, offline from the encrypted cache`,
     ...opts,
     fn: async () => {
       const env = await start(flavour);
@@ -167,6 +167,17 @@ for (const flavour of FLAVOURS) {
           await openRow(p, "Boulangerie Paul");
           await waitInTopPanel(p, card.id);
           await waitInTopPanel(p, "Merchant city");
+          // Comments on a transaction: add two, delete one.
+          await fill(p, "Add a comment", "Breakfast with the Lyon team");
+          await tap(p, "Send");
+          await waitInTopPanel(p, "Breakfast with the Lyon team");
+          await fill(p, "Add a comment", "Typo");
+          await tap(p, "Send");
+          await waitInTopPanel(p, "Typo");
+          await tap(p, "Delete comment: Typo");
+          await p.waitForFunction(() =>
+            !document.querySelector(".side-panel.open .tx-detail")?.textContent?.includes("Typo")
+          );
           await inTopPanel(p, "Flip");
           await waitInTopPanel(p, "Flip transaction");
           await inTopPanel(p, "Flip transaction");

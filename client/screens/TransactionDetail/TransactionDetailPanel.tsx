@@ -1,5 +1,11 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { openMovedTo, startFlip } from "../../actions/transactions.ts";
+import {
+  addTransactionComment,
+  deleteTransactionComment,
+  openMovedTo,
+  startFlip,
+} from "../../actions/transactions.ts";
+import { Comments } from "../../components/Comments.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
@@ -17,7 +23,7 @@ const typeLabel = (type: string) =>
  * expense it moved to, spec §4), refused reason as its abbreviation with the full text cut
  * at 130 characters (§8, §9), created date 'MM/dd HH:mm' UTC, merchant city and country;
  * Flip when it may be flipped. Refused transactions show no receipts or VAT (spec §4).
- * Comments: the server keeps comments for requests only, so none are shown here yet.
+ * Comments: the card author's notes on the transaction (add, delete their own).
  */
 export function TransactionDetailBody() {
   useSignals();
@@ -102,6 +108,12 @@ export function TransactionDetailBody() {
           </div>
         )
         : null}
+      {/* After the sticky Flip bar, so the bar never covers the comment box. */}
+      <Comments
+        comments={d.comments}
+        onAdd={moved ? undefined : addTransactionComment}
+        onDelete={deleteTransactionComment}
+      />
     </div>
   );
 }
