@@ -16,6 +16,7 @@ import {
 } from "../state/ui.ts";
 import { cardDetail, type CardView, revealedCard, walletFilter } from "../state/wallet.ts";
 import { busy } from "./busy.ts";
+import { dropComment, sendComment } from "./comments.ts";
 import { readCache, writeCache } from "./cache.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
@@ -105,33 +106,17 @@ async function loadCardComments(oid: string): Promise<void> {
   );
 }
 
-export async function addCardComment(text: string): Promise<boolean> {
-  const d = cardDetail.value;
-  if (!d || !text.trim()) return false;
-  const ok = await busy(async () => {
-    try {
-      await call(reqApi.addComment, { body: { oid: d.oid, comment: text.trim() } });
-      return true;
-    } catch (err) {
-      pushBanner(messageOf(err));
-      return false;
-    }
-  });
-  if (ok) await loadCardComments(d.oid);
-  return ok === true;
+export function addCardComment(text: string): Promise<boolean> {
+  return sendComment(
+    cardDetail.value?.oid,
+    text,
+    (oid, comment) => call(reqApi.addComment, { body: { oid, comment } }),
+    loadCardComments,
+  );
 }
 
-export async function deleteCardComment(commentOid: string): Promise<void> {
-  const d = cardDetail.value;
-  if (!d) return;
-  await busy(async () => {
-    try {
-      await call(reqApi.deleteComment, { query: { record: commentOid } });
-    } catch (err) {
-      pushBanner(messageOf(err));
-    }
-  });
-  await loadCardComments(d.oid);
+export function deleteCardComment(commentOid: string): Promise<void> {
+  return dropComment(cardDetail.value?.oid, commentOid, loadCardComments);
 }
 
 /**

@@ -6,6 +6,7 @@ import { requestAttention } from "../state/session.ts";
 import { askConfirm, closeAllSheets, openSheet, pushBanner } from "../state/ui.ts";
 import { resetWallet, walletFilter } from "../state/wallet.ts";
 import { busy } from "./busy.ts";
+import { dropComment, sendComment } from "./comments.ts";
 import { lookup } from "./lookups.ts";
 import { resetTransactions } from "./transaction_lists.ts";
 import { messageOf } from "./messages.ts";
@@ -78,33 +79,17 @@ export async function applied(r: ExpenseRequest): Promise<void> {
   await refreshRequests();
 }
 
-export async function addComment(text: string): Promise<boolean> {
-  const d = detail.value;
-  if (!d || !text.trim()) return false;
-  const ok = await busy(async () => {
-    try {
-      await call(api.addComment, { body: { oid: d.oid, comment: text.trim() } });
-      return true;
-    } catch (err) {
-      pushBanner(messageOf(err));
-      return false;
-    }
-  });
-  if (ok) await loadComments(d.oid);
-  return ok === true;
+export function addComment(text: string): Promise<boolean> {
+  return sendComment(
+    detail.value?.oid,
+    text,
+    (oid, comment) => call(api.addComment, { body: { oid, comment } }),
+    loadComments,
+  );
 }
 
-export async function deleteComment(commentOid: string): Promise<void> {
-  const d = detail.value;
-  if (!d) return;
-  await busy(async () => {
-    try {
-      await call(api.deleteComment, { query: { record: commentOid } });
-    } catch (err) {
-      pushBanner(messageOf(err));
-    }
-  });
-  await loadComments(d.oid);
+export function deleteComment(commentOid: string): Promise<void> {
+  return dropComment(detail.value?.oid, commentOid, loadComments);
 }
 
 /** spec §4: cancel asks for confirmation. */

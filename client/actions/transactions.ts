@@ -1,4 +1,3 @@
-import { requests as reqApi } from "../api/contract/requests.ts";
 import { transactions as api } from "../api/contract/transactions.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
@@ -12,8 +11,9 @@ import {
   transactionRows,
   txDetail,
 } from "../state/transactions.ts";
-import { closeAllSheets, openSheet, progress, pushBanner, showNotice } from "../state/ui.ts";
+import { closeAllSheets, openSheet, progress, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
+import { dropComment, sendComment } from "./comments.ts";
 import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { openDetail, refreshRequests } from "./requests.ts";
@@ -57,33 +57,17 @@ async function loadTransactionComments(oid: string): Promise<void> {
   );
 }
 
-export async function addTransactionComment(text: string): Promise<boolean> {
-  const d = txDetail.value;
-  if (!d || !text.trim()) return false;
-  const ok = await busy(async () => {
-    try {
-      await call(api.addComment, { body: { oid: d.oid, comment: text.trim() } });
-      return true;
-    } catch (err) {
-      pushBanner(messageOf(err));
-      return false;
-    }
-  });
-  if (ok) await loadTransactionComments(d.oid);
-  return ok === true;
+export function addTransactionComment(text: string): Promise<boolean> {
+  return sendComment(
+    txDetail.value?.oid,
+    text,
+    (oid, comment) => call(api.addComment, { body: { oid, comment } }),
+    loadTransactionComments,
+  );
 }
 
-export async function deleteTransactionComment(commentOid: string): Promise<void> {
-  const d = txDetail.value;
-  if (!d) return;
-  await busy(async () => {
-    try {
-      await call(reqApi.deleteComment, { query: { record: commentOid } });
-    } catch (err) {
-      pushBanner(messageOf(err));
-    }
-  });
-  await loadTransactionComments(d.oid);
+export function deleteTransactionComment(commentOid: string): Promise<void> {
+  return dropComment(txDetail.value?.oid, commentOid, loadTransactionComments);
 }
 
 /** spec §4: a Moved status opens the expense the transaction moved to (its request detail). */
