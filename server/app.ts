@@ -4,6 +4,8 @@ import { HttpError, notFound } from "./errors.ts";
 import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { bufferedBody } from "./middleware/body.ts";
+import { documentRoutes } from "./routes/documents.ts";
+import { vatRoutes } from "./routes/vat.ts";
 import { devOnly } from "./middleware/peer.ts";
 import { compress } from "./middleware/compress.ts";
 import { securityHeaders } from "./middleware/security.ts";
@@ -60,6 +62,8 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   api.route("/", approvalRoutes());
   api.route("/", cardRoutes());
   api.route("/", transactionRoutes());
+  api.route("/", documentRoutes());
+  api.route("/", vatRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
   api.all("*", async (c) => {
     await requireBearer(c);

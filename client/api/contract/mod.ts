@@ -5,9 +5,21 @@ export { requests } from "./requests.ts";
 export { approvals } from "./approvals.ts";
 export { cards } from "./cards.ts";
 export { transactions } from "./transactions.ts";
+export { documents } from "./documents.ts";
+export { vat } from "./vat.ts";
 import { session } from "./session.ts";
 import { requests } from "./requests.ts";
 import { approvals } from "./approvals.ts";
 import { cards } from "./cards.ts";
 import { transactions } from "./transactions.ts";
-export const contract = { session, requests, approvals, cards, transactions } as const;
+import { documents } from "./documents.ts";
+import { vat } from "./vat.ts";
+export const contract = {
+  session,
+  requests,
+  approvals,
+  cards,
+  transactions,
+  documents,
+  vat,
+} as const;
