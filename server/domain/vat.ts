@@ -339,7 +339,9 @@ function plan(
  * spec §7 pwaupdatereviewedtransactions: every transaction is checked before any is written
  * (all or nothing as far as the input goes); then each is written by its own checked atomic
  * operation (a KV operation holds at most 10 checks, a list up to 50). One changed meanwhile
- * is read again and checked again before it is written.
+ * is read again and checked again before it is written; if it no longer passes (refused by
+ * the issuer in between), its refusal is answered and the ones before it stay reviewed: a
+ * resend then finds them reviewed with the same values, which answers 200 (GUIDE §5).
  */
 export async function review(
   deps: Deps,
