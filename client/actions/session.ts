@@ -1,4 +1,5 @@
 import type * as z from "zod/mini";
+import { accounting } from "../state/receipts.ts";
 import { session } from "../api/contract/session.ts";
 import { ApiError, call, credentials, NetworkError } from "../api/http.ts";
 import { WrongKeyError } from "../crypto/device_key.ts";
@@ -240,6 +241,12 @@ function showLists(data: Lists): void {
     fname: data.fname,
     lname: data.lname,
     canRequest: data.canRequest,
+  };
+  accounting.value = {
+    vatMode: data.vatMode,
+    accountingCodeEnabled: data.accountingCodeEnabled,
+    typeEnabled: data.typeEnabled,
+    limitReceiptAttachementFormat: data.limitReceiptAttachementFormat,
   };
   showRequests(data.expenses.expenseslist);
 }

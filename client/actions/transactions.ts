@@ -12,7 +12,9 @@ import {
   txDetail,
 } from "../state/transactions.ts";
 import { closeAllSheets, openSheet, progress, showNotice } from "../state/ui.ts";
+import { txReceipts } from "../state/receipts.ts";
 import { busy } from "./busy.ts";
+import { loadReceipts } from "./receipts.ts";
 import { dropComment, sendComment } from "./comments.ts";
 import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
@@ -29,6 +31,7 @@ export async function openTransaction(oid: string): Promise<void> {
     tx: null,
     comments: [],
   };
+  txReceipts.value = null;
   openSheet({ kind: "transaction", oid });
   await Promise.all([
     lookup(
@@ -41,6 +44,7 @@ export async function openTransaction(oid: string): Promise<void> {
       },
     ),
     loadTransactionComments(oid),
+    loadReceipts(oid),
   ]);
 }
 

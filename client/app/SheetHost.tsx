@@ -22,6 +22,9 @@ import { closeCard } from "../actions/cards.ts";
 import { cardDetail } from "../state/wallet.ts";
 import { TransactionDetailBody } from "../screens/TransactionDetail/TransactionDetailPanel.tsx";
 import { FlipBody } from "../screens/TransactionDetail/FlipPanel.tsx";
+import { VatBody } from "../screens/TransactionDetail/VatPanel.tsx";
+import { ReceiptNoteBody } from "../screens/TransactionDetail/ReceiptNotePanel.tsx";
+import { DocumentsBody } from "../screens/TransactionDetail/DocumentsPanel.tsx";
 
 function titleOf(e: SheetEntry): string {
   const s = e.sheet;
@@ -43,6 +46,12 @@ function titleOf(e: SheetEntry): string {
       return t("tx.title");
     case "flip":
       return t("flip.title");
+    case "vat":
+      return t("vat.title");
+    case "receiptNote":
+      return t("receipts.noteTitle");
+    case "documents":
+      return t("docs.title");
     case "secure":
       return t("secure.title");
     case "rejectNote":
@@ -78,6 +87,12 @@ function Body(props: { entry: SheetEntry }) {
       return <TransactionDetailBody />;
     case "flip":
       return <FlipBody />;
+    case "vat":
+      return <VatBody />;
+    case "receiptNote":
+      return <ReceiptNoteBody />;
+    case "documents":
+      return <DocumentsBody />;
     case "secure":
       return <SecureBody onDone={done} generateFor={s.generateFor} />;
     case "rejectNote":

@@ -1,12 +1,15 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { t } from "../i18n/index.ts";
 
 export interface TabDef<K extends string> {
   key: K;
   label: string;
   badge?: number;
+  /** A dynamic tab (an opened document): shows a close button (spec §2 closable tabs). */
+  closable?: boolean;
 }
 
-/** spec §2 tabs (closable dynamic tabs arrive with the document panel). */
+/** spec §2 tabs, with closable dynamic tabs (the document panel's opened documents). */
 export function Tabs<K extends string>(props: {
   tabs: TabDef<K>[];
   active: K;
@@ -14,6 +17,7 @@ export function Tabs<K extends string>(props: {
   label: string;
   /** A secondary row of tabs (sub-filters). */
   small?: boolean;
+  onClose?: (k: K) => void;
 }) {
   useSignals();
   return (
@@ -23,17 +27,34 @@ export function Tabs<K extends string>(props: {
       aria-label={props.label}
     >
       {props.tabs.map((tab) => (
-        <button
-          type="button"
-          role="tab"
+        <span
           key={tab.key}
-          aria-selected={tab.key === props.active}
-          className={`tab${tab.key === props.active ? " active" : ""}`}
-          onClick={() => props.onSelect(tab.key)}
+          className={`tab-slot${tab.closable ? " closable" : ""}`}
+          role="presentation"
         >
-          {tab.label}
-          {tab.badge ? <span className="badge" aria-hidden="true">{tab.badge}</span> : null}
-        </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={tab.key === props.active}
+            className={`tab${tab.key === props.active ? " active" : ""}`}
+            onClick={() => props.onSelect(tab.key)}
+          >
+            {tab.label}
+            {tab.badge ? <span className="badge" aria-hidden="true">{tab.badge}</span> : null}
+          </button>
+          {tab.closable && props.onClose
+            ? (
+              <button
+                type="button"
+                className="tab-close"
+                aria-label={t("docs.closeTab", { name: tab.label })}
+                onClick={() => props.onClose!(tab.key)}
+              >
+                ×
+              </button>
+            )
+            : null}
+        </span>
       ))}
     </nav>
   );

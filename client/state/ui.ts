@@ -69,6 +69,10 @@ export type Sheet =
   /** spec §2 Transaction detail and its Flip form (issue 11). */
   | { kind: "transaction"; oid: string }
   | { kind: "flip" }
+  /** spec §2 VAT side panel, receipt notes panel and document panel (issue 12). */
+  | { kind: "vat" }
+  | { kind: "receiptNote" }
+  | { kind: "documents" }
   /** spec §2 Secure side panel; `generateFor`: a request whose card is generated after it. */
   | { kind: "secure"; generateFor?: string }
   | { kind: "rejectNote" }

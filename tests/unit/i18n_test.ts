@@ -18,6 +18,7 @@ const SAME_IN_FRENCH = new Set<string>([
   "main.transactions", // "Transactions"
   "card.state.Active", // "Active"
   "secure.title", // "3-D Secure"
+  "receipts.note", // "Note"
 ]);
 
 const NBSP = "\u00a0";

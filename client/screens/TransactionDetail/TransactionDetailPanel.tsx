@@ -14,6 +14,8 @@ import { amountDisplay } from "../../lib/transaction_view.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
+import { ReceiptsSection } from "./ReceiptsSection.tsx";
+import { VatRow } from "./VatRow.tsx";
 
 const typeLabel = (type: string) =>
   type === "Purchase" || type === "Refund" ? t(`tx.type.${type}` as TranslationKey) : type;
@@ -22,7 +24,8 @@ const typeLabel = (type: string) =>
  * spec §2 Transaction detail: card id, merchant name, type, status (Moved: a link to the
  * expense it moved to, spec §4), refused reason as its abbreviation with the full text cut
  * at 130 characters (§8, §9), created date 'MM/dd HH:mm' UTC, merchant city and country;
- * Flip when it may be flipped. Refused transactions show no receipts or VAT (spec §4).
+ * Flip when it may be flipped. Receipts (viewer, attach, remove, notes), the VAT type row
+ * and the documents come first (issue 12); refused transactions show no receipts or VAT (§4).
  * Comments: the card author's notes on the transaction (add, delete their own).
  */
 export function TransactionDetailBody() {
@@ -47,6 +50,14 @@ export function TransactionDetailBody() {
         </span>
         <span className="detail-amount">{amount}</span>
       </div>
+      {d.tx && !refused && !moved
+        ? (
+          <>
+            <ReceiptsSection tx={d.tx} />
+            <VatRow tx={d.tx} />
+          </>
+        )
+        : null}
       <dl className="kvs">
         <Field label={t("tx.cardId")}>{r.cardId}</Field>
         <Field label={t("tx.merchant")}>{r.merchantname}</Field>

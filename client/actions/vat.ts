@@ -1,0 +1,222 @@
+import { requests as reqApi } from "../api/contract/requests.ts";
+import type { Transaction } from "../api/contract/transactions.ts";
+import { vat as api } from "../api/contract/vat.ts";
+import { call } from "../api/http.ts";
+import { t } from "../i18n/index.ts";
+import {
+  type DoTax,
+  doTaxOfFlag,
+  linesOf,
+  MAX_VAT_LINES,
+  reviewProblems,
+  vatAmount,
+  vatAmountText,
+} from "../lib/vat.ts";
+import {
+  accounting,
+  accountingCodes,
+  receiptTypes,
+  vatCodes,
+  vatCountries,
+  type VatDraft,
+  vatDraft,
+  type VatDraftLine,
+} from "../state/receipts.ts";
+import { transactionRows, txDetail } from "../state/transactions.ts";
+import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
+import { busy } from "./busy.ts";
+import { lookup } from "./lookups.ts";
+import { messageOf } from "./messages.ts";
+import { refreshRequests } from "./requests.ts";
+
+// VAT of the transaction on screen (issue 12; spec §2 VAT choice and VAT side panel simple
+// and advanced, §4 VAT flag and lines, §5 VAT panel, §9 3 lines and 6 characters; §7
+// pwasetreceiptdotax, pwaupdatereviewedtransactions and the lookups).
+
+function showTransaction(tx: Transaction): void {
+  const d = txDetail.value;
+  if (d?.oid === tx.oid) txDetail.value = { ...d, tx };
+  transactionRows.value = transactionRows.value.map((r) =>
+    r.oid === tx.oid ? { ...r, nbReceipts: tx.nbReceipts, canFlip: tx.canFlip } : r
+  );
+}
+
+/** spec §2 VAT choice (unknown, no VAT, has VAT): set at once with pwasetreceiptdotax. */
+export async function setVatFlag(dotax: DoTax): Promise<void> {
+  const oid = txDetail.value?.oid;
+  if (!oid) return;
+  await busy(async () => {
+    try {
+      const r = await call(api.setDoTax, { query: { oid, dotax } });
+      showTransaction(r.transaction);
+    } catch (err) {
+      pushBanner(messageOf(err));
+    }
+  });
+}
+
+/** The panel's lookups, each through the encrypted cache. */
+function loadVatLookups(): Promise<unknown> {
+  return Promise.all([
+    lookup("lists", "vatcodes", api.vatCodes.response, () => call(api.vatCodes), (d) => {
+      vatCodes.value = d.vatcodes;
+    }),
+    lookup(
+      "lists",
+      "receipttypes",
+      api.receiptTypes.response,
+      () => call(api.receiptTypes),
+      (d) => {
+        receiptTypes.value = d.receipttypes;
+      },
+    ),
+    lookup(
+      "lists",
+      "accountingcodes",
+      api.accountingCodes.response,
+      () => call(api.accountingCodes),
+      (d) => (accountingCodes.value = d.accountingcodes),
+    ),
+    lookup("lists", "countries", reqApi.countries.response, () => call(reqApi.countries), (d) => {
+      vatCountries.value = d.countrylist.map((c) => ({ value: c.value, label: c.label }));
+    }),
+  ]);
+}
+
+const emptyLine = (): VatDraftLine => ({ oid: null, amount: "" });
+
+/** Opens the VAT side panel on the transaction's current values. */
+export async function openVat(): Promise<void> {
+  const tx = txDetail.value?.tx;
+  if (!tx) return;
+  const lines = linesOf(tx).map((l) => ({
+    oid: l.oid,
+    amount: vatAmountText(l.amount, tx.pricingCurrency),
+  })) as [VatDraftLine, VatDraftLine, VatDraftLine];
+  vatDraft.value = {
+    txOid: tx.oid,
+    flag: tx.collectVatFlag,
+    countryId: tx.countryId ?? (tx.merchantcountry || null),
+    lines,
+    typeOid: tx.typeOid,
+    accountingCodeOid: tx.accountingCodeOid,
+    readOnly: tx.readOnlyVAT,
+    error: null,
+  };
+  openSheet({ kind: "vat" });
+  await loadVatLookups();
+  // A merchant country the organisation has no codes for is no choice: leave it empty.
+  const d = vatDraft.value;
+  if (
+    d && d.countryId && vatCountries.value.length &&
+    !vatCountries.value.some((c) => c.value === d.countryId)
+  ) {
+    vatDraft.value = { ...d, countryId: null };
+  }
+}
+
+function patch(p: Partial<VatDraft>): void {
+  if (vatDraft.value) vatDraft.value = { ...vatDraft.value, ...p, error: null };
+}
+
+export function setVatPanelFlag(flag: boolean | null): void {
+  if (!vatDraft.value) return;
+  patch(flag === false ? { flag, lines: [emptyLine(), emptyLine(), emptyLine()] } : { flag });
+}
+
+/** spec §4: changing the VAT country resets the VAT codes and amounts. */
+export function setVatCountry(countryId: string | null): void {
+  const d = vatDraft.value;
+  if (!d || d.countryId === countryId) return;
+  patch({ countryId, lines: [emptyLine(), emptyLine(), emptyLine()] });
+}
+
+/**
+ * spec §4: choosing vatN enables its amount, pre-computed (amount × p / (100 + p)) and
+ * read-only; clearing the code clears the amount.
+ */
+export function setVatLineCode(index: number, oid: string | null): void {
+  const d = vatDraft.value;
+  const tx = txDetail.value?.tx;
+  if (!d || !tx || index < 0 || index >= MAX_VAT_LINES) return;
+  const code = oid ? vatCodes.value.find((c) => c.oid === oid) : undefined;
+  const amount = code
+    ? vatAmountText(
+      vatAmount(tx.monetaryAmount, code.percentage, tx.pricingCurrency),
+      tx.pricingCurrency,
+    )
+    : "";
+  const lines = [...d.lines] as VatDraft["lines"];
+  lines[index] = { oid: code ? code.oid : null, amount };
+  patch({ lines });
+}
+
+export function setVatType(typeOid: string | null): void {
+  patch({ typeOid });
+}
+export function setVatAccounting(accountingCodeOid: string | null): void {
+  patch({ accountingCodeOid });
+}
+
+/** spec §5: why OK is disabled now (empty when it may be pressed). */
+export function vatProblems(d: VatDraft): ReturnType<typeof reviewProblems> {
+  const s = accounting.value;
+  return reviewProblems({
+    readOnly: d.readOnly,
+    accountingCodeEnabled: s.accountingCodeEnabled,
+    typeEnabled: s.typeEnabled,
+    accountingCodeOid: d.accountingCodeOid,
+    typeOid: d.typeOid,
+  });
+}
+
+/**
+ * OK: the flag first when it changed (simple form), then pwaupdatereviewedtransactions with
+ * the lines (advanced form), the receipt type and the accounting code. The transaction is
+ * then reviewed and read-only.
+ */
+export async function submitVat(): Promise<void> {
+  const d = vatDraft.value;
+  const tx = txDetail.value?.tx;
+  if (!d || !tx || vatProblems(d).length) return;
+  const advanced = accounting.value.vatMode === "advanced";
+  const s = accounting.value;
+  const lines = advanced ? d.lines.filter((l) => l.oid) : [];
+  const line = (i: number) => lines[i] ?? null;
+  const ok = await busy(async () => {
+    try {
+      const flag = advanced && lines.length ? true : d.flag;
+      if (flag !== tx.collectVatFlag) {
+        await call(api.setDoTax, { query: { oid: tx.oid, dotax: doTaxOfFlag(flag) } });
+      }
+      const r = await call(api.review, {
+        body: {
+          transactions: [{
+            oid: tx.oid,
+            archive: false,
+            countryId: lines.length ? d.countryId : null,
+            vat1Oid: line(0)?.oid ?? null,
+            vat2Oid: line(1)?.oid ?? null,
+            vat3Oid: line(2)?.oid ?? null,
+            vat1Amount: line(0) ? Number(line(0)!.amount) : null,
+            vat2Amount: line(1) ? Number(line(1)!.amount) : null,
+            vat3Amount: line(2) ? Number(line(2)!.amount) : null,
+            typeOid: s.typeEnabled === "false" ? null : d.typeOid,
+            accountingCodeOid: s.accountingCodeEnabled === "false" ? null : d.accountingCodeOid,
+          }],
+        },
+      });
+      const done = r.transactions.find((x) => x.oid === tx.oid);
+      if (done) showTransaction(done);
+      return true;
+    } catch (err) {
+      if (vatDraft.value) vatDraft.value = { ...vatDraft.value, error: messageOf(err) };
+      return false;
+    }
+  });
+  if (!ok) return;
+  vatDraft.value = null;
+  closeSheet();
+  showNotice(t("vat.saved"));
+  await refreshRequests();
+}

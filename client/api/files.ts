@@ -1,0 +1,98 @@
+import { UploadResponse } from "./contract/documents.ts";
+import { ErrorBody } from "./contract/endpoint.ts";
+import { ApiError, credentials, NetworkError } from "./http.ts";
+
+// Files over the API (issue 12): uploads with progress (fetch has none; XMLHttpRequest's
+// upload.onprogress has, GUIDE §5) and downloads with the bearer token (an <img src> cannot
+// send it). Answers are parsed with the contract like every other call.
+
+/** spec §3 Upload form fields, plus the file and the device-made preview. */
+export interface UploadInput {
+  file: Blob;
+  name: string;
+  preview?: Blob | null;
+  fields: Record<string, string>;
+  onProgress?: (percent: number) => void;
+}
+
+function errorOf(status: number, text: string): ApiError {
+  try {
+    const e = ErrorBody.safeParse(JSON.parse(text));
+    if (e.success) return new ApiError(status, e.data.error, e.data.message, e.data);
+  } catch {
+    // not JSON: fall through
+  }
+  return new ApiError(status, "http_error", `HTTP ${status}`);
+}
+
+/** POSTs a multipart upload to `/bonita` + path, reporting the percent sent. */
+export function uploadFile(path: string, input: UploadInput): Promise<UploadResponse> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(input.fields)) form.append(k, v);
+  form.append("file", input.file, input.name);
+  if (input.preview) form.append("preview", input.preview, "preview.jpg");
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", `/bonita${path}`);
+    xhr.setRequestHeader("accept", "application/json");
+    if (credentials.bearer) xhr.setRequestHeader("authorization", `Bearer ${credentials.bearer}`);
+    xhr.upload.onprogress = (e) => {
+      if (e.lengthComputable && e.total > 0) {
+        input.onProgress?.(Math.min(100, Math.round((e.loaded / e.total) * 100)));
+      }
+    };
+    xhr.onerror = () => reject(new NetworkError(new Error("upload failed")));
+    xhr.ontimeout = xhr.onerror;
+    xhr.onload = () => {
+      if (xhr.status < 200 || xhr.status >= 300) {
+        reject(errorOf(xhr.status, xhr.responseText));
+        return;
+      }
+      try {
+        const parsed = UploadResponse.safeParse(JSON.parse(xhr.responseText));
+        if (parsed.success) {
+          input.onProgress?.(100);
+          resolve(parsed.data);
+          return;
+        }
+      } catch {
+        // fall through
+      }
+      reject(new ApiError(xhr.status, "bad_response", "The server answered badly"));
+    };
+    xhr.send(form);
+  });
+}
+
+/** GETs a file under /bonita (content, preview) with the bearer token. */
+export async function fetchFile(
+  path: string,
+  query: Record<string, string>,
+): Promise<{ blob: Blob; type: string }> {
+  const url = `/bonita${path}?${new URLSearchParams(query)}`;
+  const headers: Record<string, string> = {};
+  if (credentials.bearer) headers.authorization = `Bearer ${credentials.bearer}`;
+  let res: Response;
+  try {
+    res = await fetch(url, { headers, cache: "no-store" });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
+  const blob = await res.blob();
+  return { blob, type: res.headers.get("content-type") ?? blob.type };
+}
+
+/** spec §7 remote document delete: DELETE {remoteUrl}/proxy?token (no bearer: the token). */
+export async function deleteRemote(remoteUrl: string, token: string): Promise<void> {
+  let res: Response;
+  try {
+    res = await fetch(`${remoteUrl}/proxy?token=${encodeURIComponent(token)}`, {
+      method: "DELETE",
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
+}

@@ -1,0 +1,39 @@
+import { useSignals } from "@preact/signals-react/runtime";
+import { RECEIPT_NOTE_MAX } from "../../api/contract/documents.ts";
+import { editNote, saveNote } from "../../actions/receipts.ts";
+import { t } from "../../i18n/index.ts";
+import { noteDraft } from "../../state/receipts.ts";
+import { working } from "../../state/session.ts";
+
+/** spec §2 receipt notes panel: a textarea of at most 200 characters (spec §5, §9). */
+export function ReceiptNoteBody() {
+  useSignals();
+  const d = noteDraft.value;
+  if (!d) return null;
+  return (
+    <form
+      className="form"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        void saveNote();
+      }}
+    >
+      <label htmlFor="receipt-note">{t("receipts.noteTitle")}</label>
+      <textarea
+        id="receipt-note"
+        rows={5}
+        maxLength={RECEIPT_NOTE_MAX}
+        value={d.note}
+        onInput={(e) => editNote(e.currentTarget.value)}
+      />
+      <p className="hint" aria-live="polite">
+        {t("receipts.noteCount", { count: d.note.length, max: RECEIPT_NOTE_MAX })}
+      </p>
+      {d.error ? <p className="form-error" role="alert">{d.error}</p> : null}
+      <button type="submit" className="primary wide sticky-action" disabled={working.value}>
+        {t("receipts.saveNote")}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,149 @@
+import { useEffect, useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import type { Receipt } from "../../api/contract/documents.ts";
+import type { Transaction } from "../../api/contract/transactions.ts";
+import { acceptList } from "../../actions/files.ts";
+import { messageOf } from "../../actions/messages.ts";
+import { attachReceipt, fileOf, openNote, removeReceipt } from "../../actions/receipts.ts";
+import { FileView } from "../../components/FileView.tsx";
+import { ProgressBar } from "../../components/ProgressBar.tsx";
+import { t } from "../../i18n/index.ts";
+import { shortName } from "../../lib/file_display.ts";
+import { accounting, receiptUpload, txReceipts } from "../../state/receipts.ts";
+import { working } from "../../state/session.ts";
+
+/** The bytes of one receipt, fetched with the token and kept in memory while shown. */
+function useReceiptFile(r: Receipt) {
+  const [file, setFile] = useState<
+    { url: string | null; data: ArrayBuffer | null; error: string | null }
+  >({ url: null, data: null, error: null });
+  useEffect(() => {
+    let alive = true;
+    let url: string | null = null;
+    setFile({ url: null, data: null, error: null });
+    fileOf(r.oid).then(async ({ blob }) => {
+      if (!alive) return;
+      if (r.type === "application/pdf") {
+        const data = await blob.arrayBuffer();
+        if (alive) setFile({ url: null, data, error: null });
+      } else {
+        url = URL.createObjectURL(blob);
+        setFile({ url, data: null, error: null });
+      }
+    }).catch((err) => alive && setFile({ url: null, data: null, error: messageOf(err) }));
+    return () => {
+      alive = false;
+      if (url) URL.revokeObjectURL(url);
+    };
+  }, [r.oid]);
+  return file;
+}
+
+function ReceiptViewer(props: { receipt: Receipt }) {
+  const f = useReceiptFile(props.receipt);
+  return (
+    <figure className="receipt-view">
+      <FileView name={props.receipt.name} mimeType={props.receipt.mimeType} {...f} />
+      {props.receipt.note ? <figcaption>{props.receipt.note}</figcaption> : null}
+    </figure>
+  );
+}
+
+/** A file input styled as a button: the chooser (restricted per spec §5) or the camera. */
+function Chooser(props: { label: string; accept?: string; capture?: boolean }) {
+  useSignals();
+  return (
+    <label className={`button-like${working.value ? " disabled" : ""}`}>
+      <span>{props.label}</span>
+      <input
+        type="file"
+        className="visually-hidden"
+        accept={props.accept}
+        capture={props.capture ? "environment" : undefined}
+        disabled={working.value}
+        onChange={async (e) => {
+          const el = e.currentTarget;
+          const file = el.files?.[0];
+          if (file) await attachReceipt(file);
+          // Cleared either way: a refused type (spec §5) or the next photo of the same name.
+          el.value = "";
+        }}
+      />
+    </label>
+  );
+}
+
+/**
+ * spec §2 Transaction detail: receipt images or a PDF viewer, attach receipt (camera or
+ * files), remove receipt, receipt notes. Not shown on refused transactions (spec §4); no
+ * attaching once reviewed (spec §5).
+ */
+export function ReceiptsSection(props: { tx: Transaction }) {
+  useSignals();
+  const tx = props.tx;
+  const list = txReceipts.value?.txOid === tx.oid ? txReceipts.value.receipts : [];
+  const [shown, setShown] = useState<string | null>(null);
+  const current = list.find((r) => r.oid === shown) ?? list[0];
+  const upload = receiptUpload.value;
+  const busy = working.value;
+  const canAttach = !tx.readOnlyVAT;
+  const accept = accounting.value.limitReceiptAttachementFormat ? acceptList() : undefined;
+  return (
+    <section className="receipts" aria-label={t("receipts.title")}>
+      <h3>{t("receipts.count", { count: tx.nbReceipts })}</h3>
+      {current
+        ? <ReceiptViewer key={current.oid} receipt={current} />
+        : <p className="empty">{t("receipts.none")}</p>}
+      {list.length
+        ? (
+          <ul className="receipt-list">
+            {list.map((r) => (
+              <li key={r.oid} className={r.oid === current?.oid ? "current" : ""}>
+                <button
+                  type="button"
+                  className="link"
+                  aria-pressed={r.oid === current?.oid}
+                  aria-label={t("receipts.show", { name: r.name })}
+                  onClick={() => setShown(r.oid)}
+                >
+                  {shortName(r.name)}
+                </button>
+                <button
+                  type="button"
+                  className="link"
+                  disabled={busy || tx.readOnlyVAT}
+                  aria-label={t("receipts.noteFor", { name: r.name })}
+                  onClick={() => openNote(r)}
+                >
+                  {t("receipts.note")}
+                </button>
+                {r.canBeDeleted === 1 && !tx.readOnlyVAT
+                  ? (
+                    <button
+                      type="button"
+                      className="link danger"
+                      disabled={busy}
+                      aria-label={t("receipts.removeNamed", { name: r.name })}
+                      onClick={() => removeReceipt(r)}
+                    >
+                      {t("receipts.remove")}
+                    </button>
+                  )
+                  : null}
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+      {upload ? <ProgressBar percent={upload.percent} name={upload.name} /> : null}
+      {canAttach
+        ? (
+          <div className="attach-row">
+            <Chooser label={t("receipts.takePhoto")} accept="image/jpeg,image/png" capture />
+            <Chooser label={t("receipts.attach")} accept={accept} />
+          </div>
+        )
+        : null}
+    </section>
+  );
+}
