@@ -4,6 +4,12 @@
  * bundles the service worker with the precache list of this very build, writes a brotli
  * (`.br`) and a gzip (`.gz`) copy beside every compressible file, and reports sizes.
  *
+ * pdf.js (issue 12) is its own entry, `client/lib/pdfjs.ts` → `/assets/pdfjs-<hash>.js`,
+ * loaded by `import()` only when a PDF is opened; its worker and its no-WebAssembly image
+ * decoders are copied from `pdfjs-dist` into `/assets/` under content-hashed names. These
+ * "on demand" files are left out of the precache (a first visit on mobile data does not pay
+ * ~550 KB gzip for a viewer it may never use); the service worker caches them at first use.
+ *
  *   deno run -A build.ts [--react] [--out DIR] [--no-minify]
  */
 import * as esbuild from "esbuild";
@@ -21,6 +27,11 @@ export interface BuildOptions {
   outDir: string;
   /** Default true. */
   minify?: boolean;
+  /**
+   * Extra entry points (name → module), built with the app so they share its chunks. For
+   * test and bench pages only: the CLI never sets it, so production carries none of them.
+   */
+  extraEntries?: Record<string, string>;
 }
 
 /** A content coding the build writes beside a file: `file.br`, `file.gz`. */
@@ -56,10 +67,44 @@ export interface BuildReport {
   firstLoadBrotli: number;
   /** URL path of the stylesheet index.html links, if the app imports any CSS. */
   css: string | null;
+  /** pdf.js, loaded only when a PDF is opened (issue 12). */
+  pdf: PdfFiles;
+  /** URL paths of the extra entries' outputs, by entry name. */
+  extra: Record<string, string>;
+  /** The first-load JS budget before the PIN pad, gzip bytes (preact flavour; issue 12). */
+  budgetGzip: number;
+}
+
+/** Where the build put pdf.js; none of these files is precached or part of the first load. */
+export interface PdfFiles {
+  /** The pdf.js chunk `client/lib/pdf.ts` imports: `/assets/pdfjs-<hash>.js`. */
+  chunk: string;
+  /** `GlobalWorkerOptions.workerSrc`: `/assets/pdfjs-worker-<hash>.js` (a module worker). */
+  worker: string;
+  /** Folder (ending in `/`) of the no-WebAssembly JPEG 2000 and JBIG2 decoders: `wasmUrl`. */
+  wasmUrl: string;
+  /** Every on-demand file: the chunk and its static imports, the worker, the decoders. */
+  lazy: string[];
+  /** Sum of gzipBytes of the chunk (and its own static imports) and the worker. */
+  gzipBytes: number;
 }
 
 const ROOT = dirname(fileURLToPath(import.meta.url));
 const ENTRY = "client/main.tsx";
+/** pdf.js behind a one-module facade; `client/lib/pdf.ts` imports it with `import()`. */
+const PDFJS_ENTRY = "client/lib/pdfjs.ts";
+/**
+ * pdf.js's legacy build: the modern one calls `Promise.withResolvers` and `URL.parse`
+ * (Safari 17.4 / 18), newer than the phones TARGET names. The worker is copied as it is.
+ */
+const PDFJS_DIST = "node_modules/pdfjs-dist/legacy/build";
+/** Decoders pdf.js imports from `wasmUrl` when WebAssembly is off (CSP has no 'wasm-unsafe-eval'). */
+const PDFJS_DECODERS = [
+  "node_modules/pdfjs-dist/wasm/openjpeg_nowasm_fallback.js",
+  "node_modules/pdfjs-dist/wasm/jbig2_nowasm_fallback.js",
+];
+/** First-load JS before the PIN pad, gzip (issue 12: ≤ 45 KB in the preact flavour). */
+export const FIRST_LOAD_BUDGET_GZIP = 45 * 1024;
 const SERVICE_WORKER = "client/sw/sw.ts";
 const STATIC_DIR = "static";
 const ASSETS = "assets";
@@ -108,10 +153,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const outDir = resolve(opts.outDir);
   const minify = opts.minify ?? true;
   await emptyDir(outDir);
+  const pdfjs = await copyPdfjsFiles(outDir);
 
   const app = await esbuild.build({
     absWorkingDir: ROOT,
-    entryPoints: { main: ENTRY },
+    entryPoints: { ...opts.extraEntries, main: ENTRY, pdfjs: PDFJS_ENTRY },
     outdir: join(outDir, ASSETS),
     publicPath: `/${ASSETS}/`,
     entryNames: "[name]-[hash]",
@@ -128,7 +174,11 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     jsx: "automatic",
     jsxImportSource: "react",
     alias: opts.flavour === "preact" ? PREACT_ALIASES : {},
-    define: { "process.env.NODE_ENV": '"production"' },
+    define: {
+      "process.env.NODE_ENV": '"production"',
+      QC_PDF_WORKER_URL: JSON.stringify(pdfjs.worker),
+      QC_PDF_WASM_URL: JSON.stringify(pdfjs.wasmUrl),
+    },
     loader: {
       ".png": "file",
       ".jpg": "file",
@@ -140,9 +190,17 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     logLevel: "warning",
   });
   const shell = shellFiles(app.metafile, outDir);
+  const urlOf = (output: string) => toUrlPath(outDir, resolve(ROOT, output));
+  const chunk = staticGraph(app.metafile, PDFJS_ENTRY).map(urlOf);
+  const inShell = new Set(shell.js);
+  const lazy = [...chunk.filter((p) => !inShell.has(p)), pdfjs.worker, ...pdfjs.decoders];
+  const extra: Record<string, string> = {};
+  for (const [name, module] of Object.entries(opts.extraEntries ?? {})) {
+    extra[name] = urlOf(staticGraph(app.metafile, module)[0]);
+  }
 
   await copyStatic(join(ROOT, STATIC_DIR), outDir, shell);
-  await buildServiceWorker(outDir, minify);
+  await buildServiceWorker(outDir, minify, lazy);
   // Last, so sw.js is compressed too and the precache list never names a copy.
   const files = await precompress(outDir);
 
@@ -159,7 +217,73 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
     firstLoadJsBrotli: sum(shell.js, (f) => f.brotliBytes),
     firstLoadBrotli: sum(shellPaths, (f) => f.brotliBytes),
     css: shell.css,
+    pdf: {
+      chunk: chunk[0],
+      worker: pdfjs.worker,
+      wasmUrl: pdfjs.wasmUrl,
+      lazy,
+      gzipBytes: sum([...chunk.filter((p) => !inShell.has(p)), pdfjs.worker], (f) => f.gzipBytes),
+    },
+    extra,
+    budgetGzip: FIRST_LOAD_BUDGET_GZIP,
   };
+}
+
+/** The output of `entry` first, then every output it imports statically (transitively). */
+function staticGraph(meta: esbuild.Metafile, entry: string): string[] {
+  const found = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === entry);
+  if (!found) throw new Error(`esbuild produced no output for ${entry}`);
+  const seen = new Set<string>();
+  const walk = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    for (const imp of meta.outputs[output]?.imports ?? []) {
+      if (imp.kind === "import-statement" && !imp.external) walk(imp.path);
+    }
+  };
+  walk(found[0]);
+  return [...seen];
+}
+
+/** esbuild's style of content hash: 8 characters of base32 over the SHA-256 of the bytes. */
+export function contentHash(...parts: Uint8Array[]): string {
+  const h = createHash("sha256");
+  for (const p of parts) h.update(p);
+  const bytes = h.digest();
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567";
+  let out = "";
+  for (let bit = 0; out.length < 8; bit += 5) {
+    const i = bit >> 3;
+    const v = ((bytes[i] << 8) | bytes[i + 1]) >> (11 - (bit & 7));
+    out += alphabet[v & 31];
+  }
+  return out;
+}
+
+/**
+ * Copies pdf.js's worker to `/assets/pdfjs-worker-<hash>.js` and its no-WebAssembly image
+ * decoders into `/assets/pdfjs-decoders-<hash>/` (pdf.js asks for them by their own names,
+ * so the folder carries the hash). `.js`, not `.mjs`: the server types files by extension.
+ */
+async function copyPdfjsFiles(
+  outDir: string,
+): Promise<{ worker: string; wasmUrl: string; decoders: string[] }> {
+  const assets = join(outDir, ASSETS);
+  await Deno.mkdir(assets, { recursive: true });
+  const worker = await Deno.readFile(join(ROOT, PDFJS_DIST, "pdf.worker.min.mjs"));
+  const workerName = `pdfjs-worker-${contentHash(worker)}.js`;
+  await Deno.writeFile(join(assets, workerName), worker);
+
+  const decoders = await Promise.all(PDFJS_DECODERS.map((p) => Deno.readFile(join(ROOT, p))));
+  const folder = `pdfjs-decoders-${contentHash(...decoders)}`;
+  await Deno.mkdir(join(assets, folder));
+  const urls: string[] = [];
+  for (const [i, path] of PDFJS_DECODERS.entries()) {
+    const name = path.slice(path.lastIndexOf("/") + 1);
+    await Deno.writeFile(join(assets, folder, name), decoders[i]);
+    urls.push(`/${ASSETS}/${folder}/${name}`);
+  }
+  return { worker: `/${ASSETS}/${workerName}`, wasmUrl: `/${ASSETS}/${folder}/`, decoders: urls };
 }
 
 /** The hashed files index.html loads. */
@@ -251,14 +375,16 @@ export interface PrecacheEntry {
   revision: string | null;
 }
 
-/** Lists every file of outDir the service worker should precache. */
+/** Lists every file of outDir the service worker should precache: all but `onDemand`. */
 export async function precacheManifest(
   outDir: string,
+  onDemand: readonly string[] = [],
 ): Promise<PrecacheEntry[]> {
   const entries: PrecacheEntry[] = [];
+  const skip = new Set(onDemand);
   for await (const file of walk(outDir)) {
     const url = toUrlPath(outDir, file);
-    if (NOT_PRECACHED.some((re) => re.test(url))) continue;
+    if (NOT_PRECACHED.some((re) => re.test(url)) || skip.has(url)) continue;
     const revision = url.startsWith(`/${ASSETS}/`)
       ? null
       : createHash("sha256").update(await Deno.readFile(file)).digest("hex")
@@ -272,13 +398,15 @@ export async function precacheManifest(
  * Bundles the worker as an IIFE (classic worker: registered without `type: "module"`,
  * which Safari 14 lacks) with this build's precache list in place of `self.__WB_MANIFEST`.
  * Built last so the list covers everything else; any change to the shell changes sw.js,
- * which is what makes the browser install a new version.
+ * which is what makes the browser install a new version. `onDemand` files are not
+ * precached; the worker caches them at first use (`self.__QC_ON_DEMAND`).
  */
 async function buildServiceWorker(
   outDir: string,
   minify: boolean,
+  onDemand: readonly string[],
 ): Promise<void> {
-  const manifest = await precacheManifest(outDir);
+  const manifest = await precacheManifest(outDir, onDemand);
   await esbuild.build({
     absWorkingDir: ROOT,
     entryPoints: [SERVICE_WORKER],
@@ -292,6 +420,7 @@ async function buildServiceWorker(
     define: {
       "process.env.NODE_ENV": '"production"',
       "self.__WB_MANIFEST": JSON.stringify(manifest),
+      "self.__QC_ON_DEMAND": JSON.stringify(onDemand),
     },
     logLevel: "warning",
   });
@@ -342,8 +471,9 @@ async function precompress(outDir: string): Promise<OutputFile[]> {
 export function formatReport(report: BuildReport): string {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   const firstLoad = new Set(report.firstLoadJs);
+  const onDemand = new Set(report.pdf.lazy);
   const rows = report.files.filter((f) => !f.path.endsWith(".map")).map((f) => [
-    `${firstLoad.has(f.path) ? "*" : " "} ${f.path}`,
+    `${firstLoad.has(f.path) ? "*" : onDemand.has(f.path) ? "~" : " "} ${f.path}`,
     kb(f.bytes),
     kb(f.gzipBytes),
     kb(f.brotliBytes),
@@ -360,6 +490,12 @@ export function formatReport(report: BuildReport): string {
     `* first-load JS: ${report.firstLoadJs.length} file(s), ${kb(report.firstLoadJsGzip)} gzip, ` +
     `${kb(report.firstLoadJsBrotli)} br`,
     `  shell as sent (index.html, CSS, first-load JS): ${kb(report.firstLoadBrotli)} br`,
+    report.flavour === "preact"
+      ? `  budget ${kb(report.budgetGzip)} gzip: ${
+        report.firstLoadJsGzip <= report.budgetGzip ? "ok" : "OVER"
+      }`
+      : "  (the first-load budget applies to the preact flavour)",
+    `~ on demand (pdf.js, not precached): chunk + worker ${kb(report.pdf.gzipBytes)} gzip`,
   ].join("\n");
 }
 

@@ -101,8 +101,9 @@ async function checkServiceWorker(report: BuildReport): Promise<void> {
     "sw.js must be a classic script",
   );
   const list = precacheList(sw);
+  const onDemand = new Set(report.pdf.lazy);
   const expected = report.files.map((f) => f.path).filter((p) =>
-    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt"
+    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt" && !onDemand.has(p)
   );
   assert.ok(expected.some((p) => HASHED.test(p)), "no hashed files were built");
   assert.deepEqual(
@@ -137,6 +138,49 @@ function checkSizes(report: BuildReport): void {
   }
   assert.ok(report.firstLoadJsGzip > 0);
   assert.equal(report.firstLoadJsGzip, sum);
+}
+
+/**
+ * pdf.js (issue 12): its own chunk, loaded by import() only; worker and decoders copied
+ * under hashed names; none of it in the first load or the precache, all of it named in the
+ * worker's on-demand list; the first load within budget.
+ */
+async function checkPdfjs(report: BuildReport): Promise<void> {
+  const { chunk, worker, wasmUrl, lazy } = report.pdf;
+  assert.match(chunk, /^\/assets\/pdfjs-[A-Z0-9]{8}\.js$/);
+  assert.match(worker, /^\/assets\/pdfjs-worker-[A-Z0-9]{8}\.js$/);
+  assert.match(wasmUrl, /^\/assets\/pdfjs-decoders-[A-Z0-9]{8}\/$/);
+  const paths = new Set(report.files.map((f) => f.path));
+  for (const p of [chunk, worker, `${wasmUrl}openjpeg_nowasm_fallback.js`]) {
+    assert.ok(paths.has(p), `${p} not built`);
+    assert.ok(lazy.includes(p), `${p} not on demand`);
+  }
+  const workerText = await Deno.readTextFile(join(report.outDir, worker));
+  assert.match(workerText, /WorkerMessageHandler/, "the worker is pdf.js's");
+  for (const p of report.firstLoadJs) {
+    assert.ok(!lazy.includes(p), `${p}: pdf.js in the first load`);
+    const text = await Deno.readTextFile(join(report.outDir, p));
+    assert.ok(!text.includes("GlobalWorkerOptions"), `${p} carries pdf.js code`);
+  }
+  const html = await Deno.readTextFile(join(report.outDir, "index.html"));
+  assert.ok(!html.includes("/assets/pdfjs"), "index.html names a pdf.js file");
+  const sw = await Deno.readTextFile(join(report.outDir, "sw.js"));
+  const list = precacheList(sw);
+  for (const p of lazy) {
+    assert.ok(!list.has(p), `${p} is precached`);
+    assert.ok(sw.includes(JSON.stringify(p)), `${p} missing from the on-demand list`);
+  }
+  // The chunk points pdf.js at the worker and decoders of this very build.
+  const chunkText = await Deno.readTextFile(join(report.outDir, chunk));
+  assert.ok(chunkText.includes(JSON.stringify(worker)), "workerSrc is not the built worker");
+  assert.ok(chunkText.includes(JSON.stringify(wasmUrl)), "wasmUrl is not the built folder");
+  assert.ok(report.pdf.gzipBytes > 100 * 1024, "pdf.js sizes are reported");
+  if (report.flavour === "preact") {
+    assert.ok(
+      report.firstLoadJsGzip <= report.budgetGzip,
+      `first-load JS ${report.firstLoadJsGzip} B gzip > budget ${report.budgetGzip} B`,
+    );
+  }
 }
 
 /** Every compressible file has smaller .br and .gz copies that decode to it; none is precached. */
@@ -208,7 +252,7 @@ Deno.test({
           () => checkShell(report),
         );
         await t.step(
-          `[build] ${flavour}: sw.js precaches every built file`,
+          `[build] ${flavour}: sw.js precaches every built file but the on-demand ones`,
           () => checkServiceWorker(report),
         );
         await t.step(
@@ -218,6 +262,10 @@ Deno.test({
         await t.step(
           `[build] ${flavour}: text files get .br and .gz copies, none of them precached`,
           () => checkPrecompressed(report),
+        );
+        await t.step(
+          `[build] ${flavour}: pdf.js is on demand (own chunk, worker in dist), not first load`,
+          () => checkPdfjs(report),
         );
       }
       await t.step("[build] preact flavour carries no React code", async () => {

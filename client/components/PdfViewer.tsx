@@ -1,0 +1,91 @@
+import { useEffect, useRef, useState } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { t } from "../i18n/index.ts";
+import { isCancelled, loadPdf, type PdfDoc } from "../lib/pdf.ts";
+
+/** Canvases fill the viewer's width; set through the CSSOM (CSP: no style attributes). */
+const PAGE_STYLE = { display: "block", width: "100%", height: "auto", marginBottom: "8px" };
+/** Pages start drawing this far before they scroll into view. */
+const AHEAD = "400px 0px";
+/** Used when the viewer is not laid out yet (hidden tab). */
+const FALLBACK_WIDTH = 360;
+
+/**
+ * A PDF drawn with pdf.js (issue 12; Chrome on Android has no inline PDF viewer): page 1
+ * first, fitted to the viewer's width, then each further page as it nears the viewport.
+ * Marks `qc:pdf:page1` (performance) once page 1 is drawn. Failure shows an alert.
+ */
+export function PdfViewer(props: { data: ArrayBuffer; name: string }) {
+  useSignals();
+  const box = useRef<HTMLElement>(null);
+  const doc = useRef<PdfDoc | null>(null);
+  const [pages, setPages] = useState(0);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let gone = false;
+    setPages(0);
+    setFailed(false);
+    loadPdf(props.data).then((d) => {
+      if (gone) return void d.destroy();
+      doc.current = d;
+      setPages(d.numPages);
+    }).catch(() => !gone && setFailed(true));
+    return () => {
+      gone = true;
+      void doc.current?.destroy();
+      doc.current = null;
+    };
+  }, [props.data]);
+
+  useEffect(() => {
+    const d = doc.current;
+    const root = box.current;
+    if (!pages || !d || !root) return;
+    let gone = false;
+    const canvases = Array.from(root.querySelectorAll("canvas"));
+    const width = root.clientWidth || FALLBACK_WIDTH;
+    const fail = (err: unknown) => {
+      if (!gone && !isCancelled(err)) setFailed(true);
+    };
+    const draw = (i: number) => d.renderPage(i + 1, canvases[i], { width });
+    let observer: IntersectionObserver | undefined;
+    (async () => {
+      await draw(0);
+      if (gone) return;
+      performance.mark("qc:pdf:page1");
+      // Later pages keep page 1's proportions until drawn, so the scroll length is right.
+      for (const c of canvases.slice(1)) {
+        c.width = canvases[0].width;
+        c.height = canvases[0].height;
+      }
+      observer = new IntersectionObserver((entries) => {
+        for (const e of entries) {
+          if (!e.isIntersecting) continue;
+          observer?.unobserve(e.target);
+          draw(canvases.indexOf(e.target as HTMLCanvasElement)).catch(fail);
+        }
+      }, { rootMargin: AHEAD });
+      for (const c of canvases.slice(1)) observer.observe(c);
+    })().catch(fail);
+    return () => {
+      gone = true;
+      observer?.disconnect();
+    };
+  }, [pages]);
+
+  return (
+    <section ref={box} className="pdf-viewer" aria-label={props.name} aria-busy={!pages && !failed}>
+      {failed
+        ? <p role="alert">{t("doc.pdfFailed")}</p>
+        : Array.from({ length: pages }, (_, i) => (
+          <canvas
+            key={i}
+            role="img"
+            aria-label={t("doc.pdfPage", { page: i + 1, pages })}
+            style={PAGE_STYLE}
+          />
+        ))}
+    </section>
+  );
+}
