@@ -93,6 +93,15 @@ export const ConfigSchema = z.object({
    */
   ISSUER_KEY: z.string().optional(),
   PIN_HASH_ITERATIONS: z.coerce.number().int().min(1000).default(100_000),
+  // Receipts and documents (issue 12): files in KV chunks (server/store/blobs.ts).
+  /** Largest file one upload may carry (bytes); 413 above it. */
+  UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10_485_760),
+  /** An upload's body must arrive within this (a 10 MB file on a slow phone link). */
+  UPLOAD_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(120_000),
+  /** Chunks of a blob never committed (a failed or abandoned upload) are swept after this. */
+  BLOB_PENDING_TTL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(900_000),
+  /** Period of that sweep (which also finishes deletions a crash interrupted). */
+  BLOB_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
   UPSTREAM_URL: z.url().optional(),
   /** Check every answer against the contract (drift shows in tests); off in production. */
   CHECK_RESPONSES: bool.optional(),

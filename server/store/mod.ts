@@ -1,7 +1,9 @@
 import { ApprovalRepo } from "./approvals.ts";
+import { type BlobStore, KvBlobStore } from "./blobs.ts";
 import { CodeRepo } from "./codes.ts";
 import { CommentRepo } from "./comments.ts";
 import { DeviceRepo } from "./devices.ts";
+import { DocumentRepo } from "./documents.ts";
 import { OrgRepo } from "./org.ts";
 import { RateLimitRepo } from "./rate_limits.ts";
 import { RequestRepo } from "./requests.ts";
@@ -22,6 +24,11 @@ export interface Store {
   approvals: ApprovalRepo;
   transactions: TransactionRepo;
   secure: SecureRepo;
+  documents: DocumentRepo;
+  /** Files of documents and receipts (issue 12). */
+  blobs: BlobStore;
+  /** Files of advanced-security documents: the document service's own store (own prefix). */
+  secureBlobs: BlobStore;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -37,5 +44,8 @@ export function createStore(kv: Deno.Kv): Store {
     approvals: new ApprovalRepo(kv),
     transactions: new TransactionRepo(kv),
     secure: new SecureRepo(kv),
+    documents: new DocumentRepo(kv),
+    blobs: new KvBlobStore(kv, ["blob"]),
+    secureBlobs: new KvBlobStore(kv, ["docsvc", "blob"]),
   };
 }

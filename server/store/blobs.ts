@@ -1,0 +1,221 @@
+/**
+ * Files in Deno KV (issue 12; GUIDE §5 KV limits: value ≤ 64 KiB, ≤ 1000 mutations and
+ * ≤ 800 KiB per atomic operation). A blob is cut into CHUNK_SIZE chunks, written first in
+ * batches while a *pending* marker names it, and becomes durable only when the caller's own
+ * atomic operation (the one that writes the record naming it) runs `commit(op, blob)`, which
+ * checks and deletes the marker. A failed or abandoned upload therefore leaves only a pending
+ * blob, which `sweep` deletes once older than its TTL. Deleting is the mirror: the record's
+ * delete and `doom(op, ref)` go in one operation, then `purge` removes the chunks; a crash in
+ * between leaves a doomed marker that the sweep finishes.
+ *
+ * Keys under one prefix per instance (so the document service has its own, and a managed KV
+ * can hold either):
+ *   [...prefix, "c", id, i]        chunk i (Uint8Array ≤ CHUNK_SIZE)
+ *   [...prefix, "pending", id]     {at, chunks}: written, not committed yet
+ *   [...prefix, "doomed", id]      {at, chunks}: its record is gone, chunks to delete
+ */
+
+/** Bytes a chunk: under the 64 KiB value limit with room to spare. */
+export const CHUNK_SIZE = 60_000;
+/** Chunks an atomic write: 12 × 60,000 = 720,000 bytes, under the 800 KiB limit. */
+const CHUNKS_PER_OP = 12;
+/** Deletes an atomic operation (KV allows 1000 mutations). */
+const DELETES_PER_OP = 500;
+
+/** What a record keeps of its blob. */
+export interface BlobRef {
+  id: string;
+  size: number;
+  chunks: number;
+}
+
+/** A blob written but not committed: the marker's version is checked by commit(). */
+export interface PendingBlob extends BlobRef {
+  versionstamp: string;
+}
+
+interface Marker {
+  at: number;
+  chunks: number;
+}
+
+/** The small interface the domain sees (a managed or remote store can implement it). */
+export interface BlobStore {
+  readonly prefix: Deno.KvKey;
+  /** Where the chunks are (tests count keys under it). */
+  readonly chunkPrefix: Deno.KvKey;
+  /** Writes a new blob's chunks; pending (invisible, swept after the TTL) until committed. */
+  write(data: Uint8Array | ReadableStream<Uint8Array>, at: number): Promise<PendingBlob>;
+  /** Adds to `op`: the pending marker must be unchanged, and is deleted (the blob is kept). */
+  commit(op: Deno.AtomicOperation, blob: PendingBlob): Deno.AtomicOperation;
+  /** The blob's bytes, read one chunk at a time as the consumer pulls. */
+  read(ref: BlobRef): ReadableStream<Uint8Array>;
+  /** Adds to `op`: marks the blob for deletion (in the op that drops its record). */
+  doom(op: Deno.AtomicOperation, ref: BlobRef, at: number): Deno.AtomicOperation;
+  /** Deletes a doomed or pending blob's chunks, then its marker. */
+  purge(ref: BlobRef): Promise<void>;
+  /** Deletes pending blobs older than `ttlMs` and every doomed one; what it removed. */
+  sweep(now: number, ttlMs: number): Promise<{ pending: number; doomed: number }>;
+}
+
+/** The embedded blob store: chunks in Deno KV under `prefix`. */
+export class KvBlobStore implements BlobStore {
+  readonly chunkPrefix: Deno.KvKey;
+
+  constructor(private kv: Deno.Kv, readonly prefix: Deno.KvKey) {
+    this.chunkPrefix = [...prefix, "c"];
+  }
+
+  #marker(kind: "pending" | "doomed", id: string): Deno.KvKey {
+    return [...this.prefix, kind, id];
+  }
+
+  #chunk(id: string, i: number): Deno.KvKey {
+    return [...this.chunkPrefix, id, i];
+  }
+
+  async write(data: Uint8Array | ReadableStream<Uint8Array>, at: number): Promise<PendingBlob> {
+    const id = crypto.randomUUID();
+    const key = this.#marker("pending", id);
+    // The marker first: whatever happens next, the sweep can find what was written.
+    const first = await this.kv.atomic().check({ key, versionstamp: null })
+      .set(key, { at, chunks: 0 } satisfies Marker).commit();
+    if (!first.ok) throw new Error("blob id collision");
+    let versionstamp = first.versionstamp;
+    let chunks = 0;
+    let size = 0;
+    let batch: Uint8Array[] = [];
+    const flush = async () => {
+      if (!batch.length) return;
+      const op = this.kv.atomic().check({ key, versionstamp });
+      for (const c of batch) op.set(this.#chunk(id, chunks++), c);
+      // The marker counts the chunks written, so a purge knows every key without reading them;
+      // its check stops a writer the sweep has given up on (no chunk outlives its marker).
+      op.set(key, { at, chunks } satisfies Marker);
+      const r = await op.commit();
+      if (!r.ok) throw new Error("pending blob was swept while being written");
+      versionstamp = r.versionstamp;
+      batch = [];
+    };
+    const push = async (c: Uint8Array) => {
+      batch.push(c);
+      size += c.length;
+      if (batch.length === CHUNKS_PER_OP) await flush();
+    };
+    if (data instanceof Uint8Array) {
+      for (let i = 0; i < data.length; i += CHUNK_SIZE) {
+        await push(data.subarray(i, i + CHUNK_SIZE));
+      }
+    } else {
+      let buf = new Uint8Array(CHUNK_SIZE);
+      let fill = 0;
+      for await (const part of data) {
+        let at = 0;
+        while (at < part.length) {
+          const n = Math.min(CHUNK_SIZE - fill, part.length - at);
+          buf.set(part.subarray(at, at + n), fill);
+          fill += n;
+          at += n;
+          if (fill === CHUNK_SIZE) {
+            await push(buf);
+            buf = new Uint8Array(CHUNK_SIZE);
+            fill = 0;
+          }
+        }
+      }
+      if (fill) await push(buf.subarray(0, fill));
+    }
+    await flush();
+    return { id, size, chunks, versionstamp };
+  }
+
+  commit(op: Deno.AtomicOperation, blob: PendingBlob): Deno.AtomicOperation {
+    const key = this.#marker("pending", blob.id);
+    return op.check({ key, versionstamp: blob.versionstamp }).delete(key);
+  }
+
+  read(ref: BlobRef): ReadableStream<Uint8Array> {
+    let i = 0;
+    return new ReadableStream<Uint8Array>({
+      pull: async (ctl) => {
+        if (i >= ref.chunks) return ctl.close();
+        const c = (await this.kv.get<Uint8Array>(this.#chunk(ref.id, i++))).value;
+        if (!(c instanceof Uint8Array)) {
+          ctl.error(new Error(`blob ${ref.id}: chunk ${i - 1} is missing`));
+          return;
+        }
+        ctl.enqueue(c);
+      },
+    }, { highWaterMark: 1 });
+  }
+
+  doom(op: Deno.AtomicOperation, ref: BlobRef, at: number): Deno.AtomicOperation {
+    return op.set(this.#marker("doomed", ref.id), { at, chunks: ref.chunks } satisfies Marker);
+  }
+
+  async purge(ref: BlobRef): Promise<void> {
+    for (let i = 0; i < ref.chunks; i += DELETES_PER_OP) {
+      const op = this.kv.atomic();
+      for (let j = i; j < Math.min(ref.chunks, i + DELETES_PER_OP); j++) {
+        op.delete(this.#chunk(ref.id, j));
+      }
+      await op.commit();
+    }
+    // Markers last: until they are gone, a crash here is finished by the next sweep.
+    await this.kv.atomic().delete(this.#marker("doomed", ref.id))
+      .delete(this.#marker("pending", ref.id)).commit();
+  }
+
+  async sweep(now: number, ttlMs: number): Promise<{ pending: number; doomed: number }> {
+    let pending = 0;
+    let doomed = 0;
+    for await (const e of this.kv.list<Marker>({ prefix: [...this.prefix, "doomed"] })) {
+      const id = e.key[e.key.length - 1] as string;
+      await this.purge({ id, size: 0, chunks: e.value.chunks });
+      doomed++;
+    }
+    for await (const e of this.kv.list<Marker>({ prefix: [...this.prefix, "pending"] })) {
+      if (e.value.at > now - ttlMs) continue;
+      // Drop the marker first (checked): a writer still at work fails its next batch, and
+      // a commit racing us fails its check, so nothing is left that names these chunks.
+      if (!(await this.kv.atomic().check(e).delete(e.key).commit()).ok) continue;
+      const id = e.key[e.key.length - 1] as string;
+      await this.purge({ id, size: 0, chunks: e.value.chunks });
+      pending++;
+    }
+    return { pending, doomed };
+  }
+}
+
+/** Stops a periodic sweep: waits for a sweep in progress so KV can be closed after. */
+export interface Sweeper {
+  stop(): Promise<void>;
+}
+
+/**
+ * Runs `sweep` every `everyMs` (first run soon after start), never two at once. Errors are
+ * logged and the next period tries again.
+ */
+export function startSweeper(
+  sweep: () => Promise<unknown>,
+  everyMs: number,
+  log: (line: string) => void = console.warn,
+): Sweeper {
+  let running: Promise<void> | null = null;
+  let stopped = false;
+  const tick = () => {
+    if (running || stopped) return;
+    running = sweep().then(() => {}, (err) => log(`blob sweep failed: ${err}`))
+      .finally(() => running = null);
+  };
+  const first = setTimeout(tick, Math.min(everyMs, 5_000));
+  const timer = setInterval(tick, everyMs);
+  return {
+    async stop() {
+      stopped = true;
+      clearTimeout(first);
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
