@@ -5,6 +5,8 @@ import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { bufferedBody } from "./middleware/body.ts";
 import { documentRoutes } from "./routes/documents.ts";
+import { docServiceRoutes } from "./docservice/routes.ts";
+import { UPLOAD_PATH } from "../client/api/contract/documents.ts";
 import { vatRoutes } from "./routes/vat.ts";
 import { devOnly } from "./middleware/peer.ts";
 import { compress } from "./middleware/compress.ts";
@@ -56,7 +58,10 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
     c.header("Cache-Control", "no-store");
   });
   api.use("*", compress());
-  api.use("*", bufferedBody({ maxSize: MAX_JSON_BODY }));
+  // Bodies are read whole within MAX_JSON_BODY, except the upload's (issue 12), which its
+  // handler reads after the bearer check within the file, preview and multipart allowance.
+  const jsonBody = bufferedBody({ maxSize: MAX_JSON_BODY });
+  api.use("*", (c, next) => c.req.path === `/bonita${UPLOAD_PATH}` ? next() : jsonBody(c, next));
   api.route("/", sessionRoutes());
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());
@@ -70,6 +75,8 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
     throw notFound("No such call");
   });
   app.route("/bonita", api);
+  // The document service (issue 12): advanced-security documents, its own tokens, no bearer.
+  app.route("/docservice", docServiceRoutes());
 
   // Development pages: loopback (or DEV_SECRET) only, never in production.
   for (const page of DEV_PAGES) app.use(`${page}/*`, devOnly());

@@ -10,6 +10,8 @@ import { parseOrg } from "./org/schema.ts";
 import { createIssuer, loadIssuerKey } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
+import { startSweeper } from "./store/blobs.ts";
+import { sweepBlobs } from "./domain/documents.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
 
@@ -45,14 +47,23 @@ export async function makeDeps(
 }
 
 /**
- * Starts delivering queued messages (Deno KV queue listener and sweeps): main.ts calls it
- * once the store is ready. Stop it (`await worker.stop()`) before closing the KV.
+ * Starts delivering queued messages (Deno KV queue listener and sweeps) and the blob sweep
+ * (issue 12: abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS): main.ts calls
+ * it once the store is ready. Stop it (`await worker.stop()`, which stops both) before
+ * closing the KV.
  */
 export function startDelivery(
   deps: Deps,
   opts: { log?: (line: string) => void } = {},
 ): DeliveryWorker {
-  return startWorker(deps, opts);
+  const worker = startWorker(deps, opts);
+  const sweeper = startSweeper(() => sweepBlobs(deps), deps.config.BLOB_SWEEP_MS, opts.log);
+  const stopWorker = worker.stop.bind(worker);
+  worker.stop = async () => {
+    await sweeper.stop();
+    await stopWorker();
+  };
+  return worker;
 }
 
 export async function loadDemoOrg() {

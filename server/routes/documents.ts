@@ -1,7 +1,242 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import * as z from "zod/mini";
+import {
+  CONTENT_PATH,
+  documents,
+  PREVIEW_PATH,
+  UPLOAD_PATH,
+  UploadFields,
+} from "../../client/api/contract/documents.ts";
+import { ArchiveParam } from "../../client/api/contract/requests.ts";
 import type { AppEnv } from "../env.ts";
+import { badRequest, HttpError } from "../errors.ts";
+import { translate } from "../i18n.ts";
+import { requireBearer } from "../middleware/auth.ts";
+import { removeDocument } from "../domain/document_delete.ts";
+import {
+  blobsOf,
+  checkAdd,
+  docError,
+  listDocuments,
+  listReceipts,
+  ownDocument,
+  saveNote,
+} from "../domain/documents.ts";
+import {
+  attachDocument,
+  checkContent,
+  checkUpload,
+  formatSize,
+  uploadBodyLimit,
+} from "../domain/uploads.ts";
+import type { DocumentRecord } from "../store/documents.ts";
+import type { BlobRef } from "../store/blobs.ts";
+import { route } from "./define.ts";
 
-/** Issue 12 (documents): filled in by the work on receipts, documents and VAT. */
+/**
+ * Receipts and documents (issue 12, embedded backend): the JSON calls of the contract
+ * through route(), and the three file calls by hand (multipart upload, download, preview),
+ * still bearer-checked and answering JSON errors through onError.
+ */
 export function documentRoutes(): Hono<AppEnv> {
-  return new Hono<AppEnv>();
+  const app = new Hono<AppEnv>();
+  route(app, documents.receipts, async ({ c, query, auth }) => ({
+    receipts: await listReceipts(c.var.deps, auth!.user, query.oid),
+  }));
+  route(app, documents.saveNote, async ({ c, body, auth }) => ({
+    expenseReceipt: await saveNote(
+      c.var.deps,
+      auth!.user,
+      body.expenseReceipt.oid,
+      body.expenseReceipt.note,
+    ),
+  }));
+  route(
+    app,
+    documents.list,
+    async ({ c, query, auth }) => await listDocuments(c.var.deps, auth!.user, query.record),
+  );
+  route(app, documents.checkUpload, ({ c, query }) => checkUpload(c.var.deps, query.extension));
+  route(
+    app,
+    documents.checkContent,
+    async ({ c, body, auth }) => await checkContent(c.var.deps, auth!.user, body),
+  );
+  route(
+    app,
+    documents.checkAdd,
+    async ({ c, query, auth }) => await checkAdd(c.var.deps, auth!.user, query.record),
+  );
+  route(
+    app,
+    documents.remove,
+    async ({ c, query, auth }) => await removeDocument(c.var.deps, auth!.user, query.record),
+  );
+
+  app.post(UPLOAD_PATH, async (c) => {
+    const { user } = await requireBearer(c);
+    const deps = c.var.deps;
+    const tr = await translate(user.locale);
+    // Any `x-bypass-*` header of the offline worker (spec §7) is accepted and ignored.
+    const max = uploadBodyLimit(deps.config);
+    const tooLarge = () =>
+      docError(413, tr, "doc.tooLarge", { max: formatSize(deps.config.UPLOAD_MAX_BYTES) });
+    const declared = c.req.header("content-length");
+    if (declared && Number(declared) > max) throw tooLarge();
+    const bytes = await readBody(c, max, deps.config.UPLOAD_TIMEOUT_MS, tooLarge);
+    let form: FormData;
+    try {
+      form = await new Request("http://upload/", {
+        method: "POST",
+        headers: { "content-type": c.req.header("content-type") ?? "" },
+        body: bytes,
+      }).formData();
+    } catch {
+      throw badRequest("invalid_body", "The body is not a multipart form");
+    }
+    const fields: Record<string, string> = {};
+    for (const [k, v] of form) if (typeof v === "string") fields[k] = v;
+    const parsed = UploadFields.safeParse(fields);
+    if (!parsed.success) {
+      throw badRequest("invalid_body", parsed.error.issues.map(describeIssue).join("; "));
+    }
+    const file = form.get("file");
+    if (!(file instanceof File)) throw docError(400, tr, "doc.noFile");
+    const preview = form.get("preview");
+    const f = parsed.data;
+    const out = await attachDocument(deps, user, {
+      record: f.record,
+      record2: f.record2 || undefined,
+      record3: f.record3 || undefined,
+      documentType: f.documenttype ?? "receipt",
+      advanced: f.documentsecurity === "1" || f.documentsecurity === "true",
+      name: file.name || "document",
+      data: new Uint8Array(await file.arrayBuffer()),
+      preview: preview instanceof File && preview.size > 0
+        ? new Uint8Array(await preview.arrayBuffer())
+        : null,
+    });
+    return c.json(out);
+  });
+
+  const FileQuery = z.object({
+    record: z.string().check(z.minLength(1), z.maxLength(64)),
+    archive: ArchiveParam,
+    app: z.optional(z.string().check(z.maxLength(64))),
+    size: z.optional(z.string().check(z.regex(/^\d{1,5}$/))),
+  });
+  const fileQuery = (c: Context<AppEnv>) => {
+    const q = FileQuery.safeParse(c.req.query());
+    if (!q.success) throw badRequest("invalid_query", q.error.issues.map(describeIssue).join("; "));
+    return q.data;
+  };
+
+  // spec §7 pwadocumentcontent: the file itself, streamed chunk by chunk, to its owner only.
+  app.get(CONTENT_PATH, async (c) => {
+    const { user } = await requireBearer(c);
+    const q = fileQuery(c);
+    const { doc } = await ownDocument(c.var.deps, user.oid, q.record);
+    const d = doc.value;
+    return serveBlob(c, d, d.blob, d.mimeType, d.name, q.app !== undefined);
+  });
+
+  // spec §7 pwapreview: the preview made on the device; an image without one is its own
+  // preview; a PDF without one has none (the client draws its first page with pdf.js).
+  app.get(PREVIEW_PATH, async (c) => {
+    const { user } = await requireBearer(c);
+    const q = fileQuery(c);
+    const { doc } = await ownDocument(c.var.deps, user.oid, q.record);
+    const d = doc.value;
+    if (d.preview) return serveBlob(c, d, d.preview, d.preview.mimeType, `preview-${d.name}`, true);
+    if (d.mimeType.startsWith("image/")) return serveBlob(c, d, d.blob, d.mimeType, d.name, true);
+    throw new HttpError(404, "no_preview", "This document has no preview");
+  });
+  return app;
+}
+
+function describeIssue(i: z.core.$ZodIssue): string {
+  return `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`;
+}
+
+/**
+ * A file answer: its type, length and a safe Content-Disposition (attachment unless
+ * `inline`), nosniff and never cached by anyone else (the api sets no-store).
+ */
+function serveBlob(
+  c: Context<AppEnv>,
+  d: DocumentRecord,
+  ref: BlobRef,
+  type: string,
+  name: string,
+  inline: boolean,
+): Response {
+  const body = blobsOf(c.var.deps, d).read(ref);
+  return new Response(body, {
+    headers: {
+      "content-type": type,
+      "content-length": String(ref.size),
+      "content-disposition": contentDisposition(inline ? "inline" : "attachment", name),
+      "x-content-type-options": "nosniff",
+      "cache-control": "private, no-store",
+    },
+  });
+}
+
+/**
+ * RFC 6266: an ASCII fallback (quotes, backslashes, semicolons, control characters and
+ * non-ASCII removed) and the exact name as RFC 8187 `filename*`.
+ */
+export function contentDisposition(kind: "inline" | "attachment", name: string): string {
+  const ascii = name.normalize("NFKD").replace(/[^\x20-\x7e]/g, "").replace(/["\\;%]/g, "")
+    .replace(/\s+/g, " ").trim() || "document";
+  const exact = encodeURIComponent(name).replace(
+    /['()*]/g,
+    (ch) => `%${ch.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
+
+/** The request body, at most `max` bytes (else `tooLarge()`), within `timeoutMs` (else 408). */
+async function readBody(
+  c: Context<AppEnv>,
+  max: number,
+  timeoutMs: number,
+  tooLarge: () => HttpError,
+): Promise<Uint8Array<ArrayBuffer>> {
+  const stream = c.req.raw.body;
+  if (!stream) return new Uint8Array();
+  const reader = stream.getReader();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, timeoutMs);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > max) {
+        reader.cancel().catch(() => {});
+        throw tooLarge();
+      }
+      parts.push(value);
+    }
+  } catch (err) {
+    if (err instanceof HttpError) throw err;
+    if (!timedOut) throw badRequest("body_unreadable", "The request body could not be read");
+  } finally {
+    clearTimeout(timer);
+  }
+  // 408 is not in HttpError's statuses (server/errors.ts): the same JSON body, by hand.
+  if (timedOut) throw new HttpError(408 as 400, "body_timeout", "The upload took too long");
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }

@@ -1,0 +1,218 @@
+import {
+  CONTENT_PATH,
+  type DocumentInfo,
+  PREVIEW_PATH,
+  PREVIEW_SIZE,
+  type Receipt,
+  UPLOAD_PATH,
+} from "../../client/api/contract/documents.ts";
+import type { TranslationKey } from "../../client/i18n/locales/en.ts";
+import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
+import { HttpError, notFound } from "../errors.ts";
+import type { Deps } from "../env.ts";
+import { translate } from "../i18n.ts";
+import type { BlobStore } from "../store/blobs.ts";
+import type { DocumentRecord } from "../store/documents.ts";
+import type { TransactionRecord } from "../store/transactions.ts";
+import type { User } from "../store/users.ts";
+import { ownTransaction } from "./transactions.ts";
+
+// Receipts and documents of card transactions (issue 12; spec §2 document panel, §3 Receipt,
+// Document, Document list response, §5 'A receipt cannot be attached to an already reviewed
+// transaction', §7 the document calls). Documents are kept under the transaction's issuer
+// authorization (server/store/documents.ts), so they follow it through flips; the counts on
+// the transaction change in the same atomic write as the documents themselves.
+
+/** A transaction holds at most this many documents and receipts together. */
+export const MAX_DOCUMENTS = 20;
+/**
+ * Retries of a write that lost a race with another write of the same transaction (every
+ * document write checks the transaction's version: uploads of one transaction queue).
+ */
+export const RETRIES = 30;
+
+/** A short random wait before retry `i`, so racing writers do not collide again at once. */
+export const backoff = (i: number) =>
+  new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 * i)));
+
+export type Tr = Awaited<ReturnType<typeof translate>>;
+
+/** 'doc.tooMany' → 'too_many': the machine code of an answer (as request_checks does). */
+const codeOf = (key: string) =>
+  key.replace(/^[a-z]+\./, "").replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
+/** A refusal in the caller's language: `{error: code of the key, message}`. */
+export function docError(
+  status: HttpError["status"],
+  tr: Tr,
+  key: TranslationKey,
+  params?: Record<string, string | number>,
+  extra?: Record<string, unknown>,
+): HttpError {
+  return new HttpError(status, codeOf(key), tr(key, params), extra);
+}
+
+/** Why nothing may be attached to `t` now (spec §5), or null. */
+export function addRefusal(t: TransactionRecord): TranslationKey | null {
+  if (t.transactionStatus === TX_STATUS.refused || t.transactionStatus === TX_STATUS.moved) {
+    return "doc.refused";
+  }
+  if (t.reviewed) return "doc.reviewed";
+  return null;
+}
+
+/** Reviewed transactions are read-only (spec §4): their documents stay. */
+export const deletable = (t: TransactionRecord): 0 | 1 => t.reviewed ? 0 : 1;
+
+/** The store a document's file is in: the document service's for advanced security. */
+export const blobsOf = (deps: Deps, d: Pick<DocumentRecord, "advancedSecurity">): BlobStore =>
+  d.advancedSecurity ? deps.store.secureBlobs : deps.store.blobs;
+
+/** The counts after adding (+1) or removing (-1) `d`. */
+export function recount(
+  t: TransactionRecord,
+  d: DocumentRecord,
+  delta: 1 | -1,
+): Pick<TransactionRecord, "nbReceipts" | "nbDocuments"> {
+  const receipt = d.documentType === "receipt";
+  return {
+    nbReceipts: Math.max(0, t.nbReceipts + (receipt ? delta : 0)),
+    nbDocuments: Math.max(0, t.nbDocuments + (receipt ? 0 : delta)),
+  };
+}
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const hasPreview = (d: DocumentRecord) => d.preview !== null || d.mimeType.startsWith("image/");
+
+/** spec §3 Document, for the panel. */
+export function toInfo(d: DocumentRecord, canDelete: 0 | 1): DocumentInfo {
+  return {
+    oid: d.oid,
+    archive: d.archive,
+    documentName: d.name,
+    documentDesc: d.note,
+    documentVersion: 1,
+    documentType: d.documentType,
+    advancedSecurity: d.advancedSecurity,
+    canBeDeleted: canDelete,
+    size: d.size,
+    mimeType: d.mimeType,
+    createdDate: iso(d.createdAt),
+    hasPreview: hasPreview(d),
+  };
+}
+
+/** spec §3 Receipt with its Receipt document, for the viewer (URLs need the bearer token). */
+export function toReceipt(d: DocumentRecord, canDelete: 0 | 1): Receipt {
+  const q = `record=${encodeURIComponent(d.oid)}`;
+  return {
+    oid: d.oid,
+    note: d.note,
+    url: `/bonita${CONTENT_PATH}?${q}`,
+    previewUrl: hasPreview(d) ? `/bonita${PREVIEW_PATH}?${q}&size=${PREVIEW_SIZE}` : null,
+    type: d.mimeType === "application/pdf" ? "application/pdf" : "application/octet-stream",
+    mimeType: d.mimeType,
+    name: d.name,
+    size: d.size,
+    createdDate: iso(d.createdAt),
+    canBeDeleted: canDelete,
+  };
+}
+
+/** A document of the user and the transaction it is on now, or 404 for anyone else's. */
+export async function ownDocument(deps: Deps, userOid: string, oid: string) {
+  const { documents } = deps.store;
+  const ref = await documents.ref(oid);
+  if (!ref || ref.userOid !== userOid) throw notFound();
+  const doc = await documents.get(ref, oid);
+  if (!doc.value) throw notFound();
+  const tx = await liveTransaction(deps, doc.value);
+  return { doc: doc as Deno.KvEntry<DocumentRecord>, tx };
+}
+
+/**
+ * The transaction a document belongs to now: the one the authorization points at (a flip's
+ * copy after a flip), else the one it was attached to.
+ */
+export async function liveTransaction(
+  deps: Deps,
+  d: DocumentRecord,
+): Promise<Deno.KvEntry<TransactionRecord>> {
+  const { transactions } = deps.store;
+  const link = (await transactions.byAuthorization(d.authorizationId)).value;
+  for (const oid of [link?.userOid === d.userOid ? link.oid : null, d.transactionOid]) {
+    if (!oid) continue;
+    const e = await transactions.get(d.userOid, oid);
+    if (e.value && e.value.authorizationId === d.authorizationId) {
+      return e as Deno.KvEntry<TransactionRecord>;
+    }
+  }
+  throw notFound();
+}
+
+/** spec §7 pwaexpensereceiptdocuments: the entity uploads go to, and its documents. */
+export async function listDocuments(deps: Deps, user: User, record: string) {
+  const t = await ownTransaction(deps, user, record);
+  const docs = await deps.store.documents.byTransaction(user.oid, t.authorizationId);
+  return {
+    entity: {
+      entityUrl: `/bonita${UPLOAD_PATH}`,
+      archive: t.archive,
+      entity1oid: t.oid,
+      entity2oid: t.expenseOid,
+      entity3oid: t.cardOid,
+    },
+    documents: docs.map((d) => toInfo(d, deletable(t))),
+  };
+}
+
+/** spec §7 pwaexpensereceipts: a transaction's receipts with their notes. */
+export async function listReceipts(deps: Deps, user: User, oid: string): Promise<Receipt[]> {
+  const t = await ownTransaction(deps, user, oid);
+  const docs = await deps.store.documents.byTransaction(user.oid, t.authorizationId);
+  return docs.filter((d) => d.documentType === "receipt").map((d) => toReceipt(d, deletable(t)));
+}
+
+/** spec §7 pwasaveReceiptNote (≤ 200, checked by the contract); refused once reviewed. */
+export async function saveNote(
+  deps: Deps,
+  user: User,
+  oid: string,
+  note: string,
+): Promise<Receipt> {
+  const tr = await translate(user.locale);
+  for (let i = 0; i < RETRIES; i++) {
+    if (i > 0) await backoff(i);
+    const { doc, tx } = await ownDocument(deps, user.oid, oid);
+    if (tx.value.reviewed) throw docError(409, tr, "doc.readOnly");
+    const next = { ...doc.value, note, updatedAt: deps.now() };
+    const op = deps.store.kv.atomic().check(doc, tx);
+    if ((await deps.store.documents.put(op, next).commit()).ok) return toReceipt(next, 1);
+  }
+  throw new HttpError(409, "conflict", tr("request.busy"));
+}
+
+/** spec §7 pwacheckadddocumentcontent: may the caller add a document there now? */
+export async function checkAdd(deps: Deps, user: User, record: string) {
+  const t = await ownTransaction(deps, user, record);
+  const tr = await translate(user.locale);
+  const refusal = addRefusal(t);
+  if (refusal) return { result: 0 as const, message: tr(refusal) };
+  const n = (await deps.store.documents.byTransaction(user.oid, t.authorizationId)).length;
+  if (n >= MAX_DOCUMENTS) {
+    return { result: 0 as const, message: tr("doc.tooMany", { max: MAX_DOCUMENTS }) };
+  }
+  return { result: 1 as const, message: null };
+}
+
+/**
+ * One sweep of both blob stores (documents and the document service): pending blobs older
+ * than BLOB_PENDING_TTL_MS and interrupted deletions. boot.ts runs it every BLOB_SWEEP_MS.
+ */
+export async function sweepBlobs(deps: Deps): Promise<{ pending: number; doomed: number }> {
+  const now = deps.now();
+  const ttl = deps.config.BLOB_PENDING_TTL_MS;
+  const a = await deps.store.blobs.sweep(now, ttl);
+  const b = await deps.store.secureBlobs.sweep(now, ttl);
+  return { pending: a.pending + b.pending, doomed: a.doomed + b.doomed };
+}
