@@ -722,13 +722,20 @@ Deno.test(
       res.headers.get("content-disposition"),
       `attachment; filename="Quittance n5 ete.pdf"; filename*=UTF-8''Quittance%20n%C2%B05%20%5C%20%C3%A9t%C3%A9.pdf`,
     );
-    // Names no form parser would pass on (Deno's cuts a filename at ';'): the header stays one
-    // header, with no quote, backslash, semicolon or line break in the fallback.
-    const cd = contentDisposition("attachment", 'a"b\\c;d\r\nSet-Cookie: x=1 ü.pdf');
+    // A hostile name survives the form (browsers send '"', CR, LF as %22, %0D, %0A) and the
+    // header stays one header, with no quote, backslash, semicolon or line break in the fallback.
+    const hostile = 'a"b\\c;d\r\nSet-Cookie: x=1 ü.pdf';
+    const h = await uploaded(api, emp.h, { record: tx, file: makePdf(), name: hostile });
+    assert.equal(h.document.documentName, hostile);
+    const hr = await file(api, emp.h, CONTENT_PATH, `record=${h.document.oid}`);
+    await hr.body?.cancel();
+    const cd = hr.headers.get("content-disposition")!;
+    assert.equal(cd, contentDisposition("attachment", hostile));
     assert.equal(
       cd,
       `attachment; filename="abcdSet-Cookie: x=1 u.pdf"; filename*=UTF-8''a%22b%5Cc%3Bd%0D%0ASet-Cookie%3A%20x%3D1%20%C3%BC.pdf`,
     );
+    assert.equal(hr.headers.get("set-cookie"), null);
     assert.doesNotThrow(() => new Headers({ "content-disposition": cd }));
   }),
 );
