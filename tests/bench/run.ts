@@ -14,6 +14,7 @@ import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
 import { benchTransactions } from "./transactions.ts";
 import { benchTransactionsTab } from "./transactions_tab.ts";
+import { benchUploads } from "./uploads.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
 
@@ -248,3 +249,6 @@ await benchTransactions(line);
 
 // Issue 11: the Transactions tab from the encrypted cache with 5,000 transactions.
 await benchTransactionsTab(line);
+
+// Issue 12: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
+await benchUploads(line);
