@@ -3,7 +3,7 @@
  * and `client/lib/pdf.ts` reaches it only through `import()`, so the first load never
  * carries it (issue 12). Import `pdf.ts`, not this file.
  */
-import { getDocument, GlobalWorkerOptions } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { getDocument, GlobalWorkerOptions, PDFWorker } from "pdfjs-dist/legacy/build/pdf.mjs";
 
 /** Set by build.ts (esbuild `define`): the hashed worker file, served from our origin. */
 declare const QC_PDF_WORKER_URL: string;
@@ -13,5 +13,5 @@ declare const QC_PDF_WASM_URL: string;
 // A module worker from our own origin: allowed by `worker-src 'self'` as it is.
 GlobalWorkerOptions.workerSrc = QC_PDF_WORKER_URL;
 
-export { getDocument };
+export { getDocument, PDFWorker };
 export const WASM_URL: string = QC_PDF_WASM_URL;

@@ -12,6 +12,7 @@ import { benchDecisions } from "./decisions.ts";
 import { benchGuard } from "./guard.ts";
 import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
+import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchTransactions } from "./transactions.ts";
 import { benchTransactionsTab } from "./transactions_tab.ts";
 import { benchUploads } from "./uploads.ts";
@@ -249,6 +250,9 @@ await benchTransactions(line);
 
 // Issue 11: the Transactions tab from the encrypted cache with 5,000 transactions.
 await benchTransactionsTab(line);
+
+// Issue 12: time to the first PDF page drawn (pdf.js cold, warm, reopened); first-load JS.
+await benchPdfFirstPage(line);
 
 // Issue 12: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
 await benchUploads(line);
