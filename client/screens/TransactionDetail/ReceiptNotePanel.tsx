@@ -19,14 +19,15 @@ export function ReceiptNoteBody() {
         void saveNote();
       }}
     >
-      <label htmlFor="receipt-note">{t("receipts.noteTitle")}</label>
-      <textarea
-        id="receipt-note"
-        rows={5}
-        maxLength={RECEIPT_NOTE_MAX}
-        value={d.note}
-        onInput={(e) => editNote(e.currentTarget.value)}
-      />
+      <label>
+        <span>{t("receipts.noteTitle")}</span>
+        <textarea
+          rows={5}
+          maxLength={RECEIPT_NOTE_MAX}
+          value={d.note}
+          onInput={(e) => editNote(e.currentTarget.value)}
+        />
+      </label>
       <p className="hint" aria-live="polite">
         {t("receipts.noteCount", { count: d.note.length, max: RECEIPT_NOTE_MAX })}
       </p>

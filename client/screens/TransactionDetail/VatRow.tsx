@@ -12,7 +12,8 @@ const CHOICES: DoTax[] = ["unknown", "false", "true"];
 /**
  * spec §2 VAT type row and VAT choice (unknown, no VAT, has VAT; set at once), the way into
  * the VAT side panel (simple: the flag; advanced: the number of lines, spec §4), and the
- * documents of the transaction (spec §2 documents, document panel).
+ * documents of the transaction, its receipts' files included (spec §2 documents, Receipts
+ * document panel; pwaexpensereceiptdocuments lists both).
  */
 export function VatRow(props: { tx: Transaction }) {
   useSignals();
@@ -52,7 +53,7 @@ export function VatRow(props: { tx: Transaction }) {
           disabled={busy}
           onClick={() => void openDocuments(tx.oid)}
         >
-          {t("docs.count", { count: tx.nbDocuments })}
+          {t("docs.count", { count: tx.nbReceipts + tx.nbDocuments })}
         </button>
       </div>
     </section>
