@@ -27,13 +27,24 @@ export async function openDocuments(record: string): Promise<void> {
     documents: [],
     loading: true,
     files: [],
+    canAdd: null,
     secure: false,
     upload: null,
     tabs: [],
     active: "list",
   };
   openSheet({ kind: "documents" });
-  await loadDocuments();
+  await Promise.all([loadDocuments(), checkCanAdd(record)]);
+}
+
+/** spec §7 pwacheckadddocumentcontent: the chooser shows only where documents may be added. */
+async function checkCanAdd(record: string): Promise<void> {
+  try {
+    const r = await call(api.checkAdd, { query: { record, documenttype: "document" } });
+    if (docPanel.value?.record === record) patch({ canAdd: r.result === 1 });
+  } catch {
+    // Offline or refused: the transaction's own state decides (DocumentsBody).
+  }
 }
 
 export async function loadDocuments(): Promise<void> {

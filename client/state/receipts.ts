@@ -52,6 +52,8 @@ export interface DocPanelState {
   loading: boolean;
   /** Files chosen and not yet sent (Upload is disabled while empty). */
   files: File[];
+  /** spec §7 pwacheckadddocumentcontent: may documents be added here now (null: not known yet). */
+  canAdd: boolean | null;
   /** spec §2 document panel: advanced security (lock) for the next upload. */
   secure: boolean;
   upload: UploadState | null;

@@ -3,6 +3,7 @@ import { transactions } from "../../client/api/contract/transactions.ts";
 import type { AppEnv } from "../env.ts";
 import { addTransactionComment, listTransactionComments } from "../domain/comments.ts";
 import { flip } from "../domain/flip.ts";
+import { listDocuments } from "../domain/documents.ts";
 import { transactionView } from "../domain/transactions.ts";
 import { route } from "./define.ts";
 
@@ -12,9 +13,14 @@ import { route } from "./define.ts";
  */
 export function transactionRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  route(app, transactions.transaction, async ({ c, query, auth }) => ({
-    transaction: await transactionView(c.var.deps, auth!.user, query.oid),
-  }));
+  route(app, transactions.transaction, async ({ c, query, auth }) => {
+    const [transaction, { documents }] = await Promise.all([
+      transactionView(c.var.deps, auth!.user, query.oid),
+      listDocuments(c.var.deps, auth!.user, query.oid),
+    ]);
+    // spec §3 Transaction `documents`: its receipts' and other documents.
+    return { transaction: { ...transaction, documents } };
+  });
   route(
     app,
     transactions.flip,

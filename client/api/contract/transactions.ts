@@ -1,5 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
+import { DocumentInfo } from "./documents.ts";
 import { ArchiveParam, Comment, CommentBody, ExpenseRequest } from "./requests.ts";
 import { MAX_FLIP } from "../../lib/transaction_rules.ts";
 
@@ -77,7 +78,8 @@ export const Transaction = z.extend(TransactionRow, {
   /** ISO 8601 of the first capture, or null. */
   capturedDate: z.nullable(z.string()),
   nbDocuments: z.number(),
-  documents: z.array(z.looseObject({})),
+  /** spec §3: its documents, receipts' files included (pwatransaction fills them; other answers leave it empty). */
+  documents: z.array(DocumentInfo),
   reviewed: z.boolean(),
   /** spec §4 VAT flag: null unknown, false no VAT, true has VAT (the receipts issue). */
   collectVatFlag: z.nullable(z.boolean()),

@@ -27,7 +27,7 @@ export function DocumentsBody() {
   const s = docPanel.value;
   if (!s) return null;
   const tx = txDetail.value?.tx;
-  const canAdd = !!tx && tx.oid === s.record && !tx.readOnlyVAT;
+  const canAdd = s.canAdd ?? (!!tx && tx.oid === s.record && !tx.readOnlyVAT);
   const tabs = [
     { key: "list", label: t("docs.listTab") },
     ...s.tabs.map((x) => ({ key: x.oid, label: shortName(x.name), closable: true })),
