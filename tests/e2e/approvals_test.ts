@@ -28,6 +28,8 @@ import {
   rowTexts,
   settled,
   tap,
+  topPanelText,
+  waitInTopPanel,
 } from "./panels.ts";
 
 const GREEN = "#1f7a4d";
@@ -56,24 +58,6 @@ async function openRow(p: Page, text: string): Promise<void> {
     }
   }
   throw new Error(`no row with ${text}`);
-}
-
-/** The text of the top open panel. */
-const topPanelText = (p: Page) =>
-  p.evaluate(() => {
-    const l = document.querySelectorAll(".side-panel.open");
-    return (l[l.length - 1] as HTMLElement | undefined)?.innerText ?? "";
-  });
-
-async function waitInTopPanel(p: Page, text: string): Promise<void> {
-  await p.waitForFunction(
-    (t) => {
-      const l = document.querySelectorAll(".side-panel.open");
-      return (l[l.length - 1] as HTMLElement | undefined)?.innerText.includes(t) ?? false;
-    },
-    {},
-    text,
-  );
 }
 
 /** The employee's two requests, through the create form. */

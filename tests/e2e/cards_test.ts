@@ -13,7 +13,19 @@
 import assert from "node:assert/strict";
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, type Env, FLAVOURS, start, waitText } from "./harness.ts";
-import { confirmYes, inTopPanel, named, opts, panelsClosed, pick, settled, tap } from "./panels.ts";
+import {
+  confirmYes,
+  inTopPanel,
+  mainTab,
+  named,
+  opts,
+  panelsClosed,
+  pick,
+  settled,
+  tap,
+  topPanelText,
+  waitInTopPanel,
+} from "./panels.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { luhnValid } from "../../server/issuer/pan.ts";
 import { assertNoCardData, badge, cvcMentions, face, luhnNumbers, pageData } from "./card_scan.ts";
@@ -33,23 +45,6 @@ async function shot(p: Page, name: string): Promise<void> {
   await p.screenshot({ path: `${SHOTS}/${name}.png` as `${string}.png` });
 }
 
-const topPanelText = (p: Page) =>
-  p.evaluate(() => {
-    const l = document.querySelectorAll(".side-panel.open");
-    return (l[l.length - 1] as HTMLElement | undefined)?.innerText ?? "";
-  });
-
-async function waitInTopPanel(p: Page, text: string, timeout = 15_000): Promise<void> {
-  await p.waitForFunction(
-    (t) => {
-      const l = document.querySelectorAll(".side-panel.open");
-      return (l[l.length - 1] as HTMLElement | undefined)?.innerText.includes(t) ?? false;
-    },
-    { timeout },
-    text,
-  );
-}
-
 /**
  * Fills a field of the top panel as a person would: select what is there, delete it, type.
  * (Setting the DOM value directly is undone by the next render of a controlled input.)
@@ -60,11 +55,6 @@ async function fill(p: Page, name: string, value: string): Promise<void> {
   await el.evaluate((e) => (e as HTMLInputElement).select());
   await p.keyboard.press("Backspace");
   await el.type(value);
-}
-
-/** Taps a tab (main tabs and sub-filters) by its name: a tab panel carries the same name. */
-async function tab(p: Page, name: string): Promise<void> {
-  await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();
 }
 
 const openPanels = (p: Page) => p.$$eval(".side-panel.open", (l) => l.length);
@@ -147,11 +137,11 @@ for (const flavour of FLAVOURS) {
           await waitText(p, "No requests here");
           await createRequest(p, "Client visit in Lyon", "320.5", "R000001");
           await accept(env, "R000001");
-          await tab(p, "Wallet");
+          await mainTab(p, "Wallet");
           await waitText(p, "No cards here");
-          await tab(p, "Requests");
+          await mainTab(p, "Requests");
           await click(p, "Refresh");
-          await tab(p, "Accepted");
+          await mainTab(p, "Accepted");
           await openRow(p, "Client visit in Lyon");
           await waitInTopPanel(p, "Request R000001");
           await waitInTopPanel(p, "Generate card");
@@ -242,7 +232,7 @@ for (const flavour of FLAVOURS) {
           await panelsClosed(p, 1);
           await inTopPanel(p, "Back");
           await panelsClosed(p);
-          await tab(p, "Wallet");
+          await mainTab(p, "Wallet");
           await p.waitForFunction(() =>
             document.querySelector(".wallet-tab .tab.active")?.textContent === "Active"
           );
@@ -317,7 +307,7 @@ for (const flavour of FLAVOURS) {
           await panelsClosed(p);
           // Blocked: listed under Open in the 'not active' style, not under Active.
           await waitText(p, "No cards here");
-          await tab(p, "Open");
+          await mainTab(p, "Open");
           await waitText(p, "Client visit in Lyon");
           assert.equal(await p.$$eval(".card-row.not-active", (l) => l.length), 1);
           await openRow(p, "Client visit in Lyon");
@@ -357,16 +347,16 @@ for (const flavour of FLAVOURS) {
             document.querySelector(".wallet-tab .tab.active")?.textContent === "Closed"
           );
           await waitText(p, "Client visit in Lyon");
-          await tab(p, "Active");
+          await mainTab(p, "Active");
           await waitText(p, "No cards here");
 
           // A second card, 3-D Secure now defined: generated at once, then cancelled.
-          await tab(p, "Requests");
-          await tab(p, "New");
+          await mainTab(p, "Requests");
+          await mainTab(p, "New");
           await createRequest(p, "Taxi to the airport", "45", "R000002");
           await accept(env, "R000002");
           await click(p, "Refresh");
-          await tab(p, "Accepted");
+          await mainTab(p, "Accepted");
           await openRow(p, "Taxi to the airport");
           await inTopPanel(p, "Generate card");
           await waitInTopPanel(p, "Card R000002");
@@ -411,8 +401,8 @@ for (const flavour of FLAVOURS) {
           await panelsClosed(p);
 
           // spec §8: a failed card fetch → the obfuscated card; offline → the cached card.
-          await tab(p, "Wallet");
-          await tab(p, "Closed");
+          await mainTab(p, "Wallet");
+          await mainTab(p, "Closed");
           await p.setRequestInterception(true);
           const failCard = (r: HTTPRequest) =>
             r.url().includes("/pwaexpensecard?")

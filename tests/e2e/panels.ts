@@ -95,3 +95,36 @@ export async function confirmYes(page: Page, message: string): Promise<void> {
 export async function rowTexts(page: Page): Promise<string[]> {
   return await page.$$eval(".request-row", (l) => l.map((e) => (e as HTMLElement).innerText));
 }
+
+/** The text of the top open panel. */
+export const topPanelText = (p: Page) =>
+  p.evaluate(() => {
+    const l = document.querySelectorAll(".side-panel.open");
+    return (l[l.length - 1] as HTMLElement | undefined)?.innerText ?? "";
+  });
+
+/** Waits until the top open panel shows `text`. */
+export async function waitInTopPanel(p: Page, text: string, timeout = 15_000): Promise<void> {
+  await p.waitForFunction(
+    (t) => {
+      const l = document.querySelectorAll(".side-panel.open");
+      return (l[l.length - 1] as HTMLElement | undefined)?.innerText.includes(t) ?? false;
+    },
+    { timeout },
+    text,
+  );
+}
+
+/** Goes back out of every open panel. */
+export async function closeAll(p: Page): Promise<void> {
+  while ((await p.$$(".side-panel.open")).length) {
+    await inTopPanel(p, "Back").catch(() => {});
+    await new Promise((r) => setTimeout(r, 350));
+  }
+  await panelsClosed(p);
+}
+
+/** Selects a tab of the main screen by its name. */
+export async function mainTab(p: Page, name: string): Promise<void> {
+  await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();
+}

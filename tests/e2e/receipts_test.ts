@@ -11,35 +11,21 @@
 import assert from "node:assert/strict";
 import type { ElementHandle, Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
-import { inTopPanel, named, opts, panelsClosed, settled } from "./panels.ts";
+import {
+  closeAll,
+  inTopPanel,
+  mainTab,
+  named,
+  opts,
+  panelsClosed,
+  settled,
+  waitInTopPanel,
+} from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { makePdf, makePng } from "../fixtures/files.ts";
 import type { OrgMeta } from "../../server/store/org.ts";
 
 const EMPLOYEE = "employee@demo.example";
-
-async function tab(p: Page, name: string): Promise<void> {
-  await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();
-}
-
-async function waitInTopPanel(p: Page, text: string): Promise<void> {
-  await p.waitForFunction(
-    (t) => {
-      const l = document.querySelectorAll(".side-panel.open");
-      return (l[l.length - 1] as HTMLElement | undefined)?.innerText.includes(t) ?? false;
-    },
-    {},
-    text,
-  );
-}
-
-async function closeAll(p: Page): Promise<void> {
-  while ((await p.$$(".side-panel.open")).length) {
-    await inTopPanel(p, "Back").catch(() => {});
-    await new Promise((r) => setTimeout(r, 350));
-  }
-  await panelsClosed(p);
-}
 
 /** Opens the transaction row showing `text` on the Transactions tab. */
 async function openTx(p: Page, text: string): Promise<void> {
@@ -163,7 +149,7 @@ for (const flavour of FLAVOURS) {
             "You have transactions that still have no receipts, please provide those first",
           );
 
-          await tab(p, "Transactions");
+          await mainTab(p, "Transactions");
           await openTx(p, "Hotel Lyon");
           await waitInTopPanel(p, "Receipts (0)");
 
@@ -285,14 +271,14 @@ for (const flavour of FLAVOURS) {
           await closeAll(p);
 
           // The other purchase still blocks; attaching its receipt lifts the block at once.
-          await tab(p, "Requests");
+          await mainTab(p, "Requests");
           await click(p, "New request");
           await waitText(
             p,
             "You have transactions that still have no receipts, please provide those first",
           );
           await setVatMode(p, env.deps, "simple");
-          await tab(p, "Transactions");
+          await mainTab(p, "Transactions");
           await openTx(p, "Cafe Simple");
           await waitInTopPanel(p, "Receipts (0)");
           input = await fileInput(p, "Attach receipt");
@@ -317,7 +303,7 @@ for (const flavour of FLAVOURS) {
           );
           await closeAll(p);
 
-          await tab(p, "Requests");
+          await mainTab(p, "Requests");
           await click(p, "New request");
           await p.waitForFunction(() =>
             [...document.querySelectorAll(".side-panel.open h2")].some((e) =>

@@ -11,15 +11,21 @@
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
-import { fill, inTopPanel, named, opts, panelsClosed, settled, tap } from "./panels.ts";
+import {
+  closeAll,
+  fill,
+  inTopPanel,
+  mainTab,
+  named,
+  opts,
+  settled,
+  tap,
+  waitInTopPanel,
+} from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { formatMoney } from "../../client/lib/money.ts";
 
 const EMPLOYEE = "employee@demo.example";
-
-async function tab(p: Page, name: string): Promise<void> {
-  await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();
-}
 
 /** The texts of the transaction rows of one group of the Transactions tab. */
 const groupRows = (p: Page, group: string) =>
@@ -64,26 +70,6 @@ async function openRow(p: Page, text: string, selector = ".request-row"): Promis
   await settled(p);
 }
 
-async function waitInTopPanel(p: Page, text: string): Promise<void> {
-  await p.waitForFunction(
-    (t) => {
-      const l = document.querySelectorAll(".side-panel.open");
-      return (l[l.length - 1] as HTMLElement | undefined)?.innerText.includes(t) ?? false;
-    },
-    {},
-    text,
-  );
-}
-
-/** Goes back out of every open panel. */
-async function closeAll(p: Page): Promise<void> {
-  while ((await p.$$(".side-panel.open")).length) {
-    await inTopPanel(p, "Back").catch(() => {});
-    await new Promise((r) => setTimeout(r, 350));
-  }
-  await panelsClosed(p);
-}
-
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
@@ -99,7 +85,7 @@ for (const flavour of FLAVOURS) {
           await waitText(p, "No requests here");
           const h = await bearerOf(p, () => click(p, "Refresh"));
           const card = await cardFor(env, h);
-          await tab(p, "Transactions");
+          await mainTab(p, "Transactions");
           await waitText(p, "No transactions yet");
 
           const bought = await purchase(env, {
@@ -192,7 +178,7 @@ for (const flavour of FLAVOURS) {
           await closeAll(p);
 
           // The tab: the original is hidden (Moved), the copy carries the flip marker.
-          await tab(p, "Transactions");
+          await mainTab(p, "Transactions");
           await p.waitForFunction(() =>
             [...document.querySelectorAll(".transactions-tab .tx-row")].some((e) =>
               e.querySelector(".tx-flip")
@@ -204,7 +190,7 @@ for (const flavour of FLAVOURS) {
 
           // The card detail lists its transactions (the moved original too) and the
           // available amount follows the purchases; the Moved link opens the new expense.
-          await tab(p, "Wallet");
+          await mainTab(p, "Wallet");
           await openRow(p, card.id);
           await waitInTopPanel(p, "Available");
           await waitInTopPanel(p, formatMoney(foreign.available, "EUR"));
@@ -218,7 +204,7 @@ for (const flavour of FLAVOURS) {
           // spec §5: a receipt overdue (8 days later) blocks a new request.
           const now = env.deps.now;
           env.deps.now = () => now() + 8 * DAY;
-          await tab(p, "Requests");
+          await mainTab(p, "Requests");
           await click(p, "Refresh");
           // The main badge counts the transactions needing a receipt.
           await p.waitForFunction(() =>
@@ -238,7 +224,7 @@ for (const flavour of FLAVOURS) {
             await p.reload();
             await waitText(p, "Enter your PIN");
             await tapDigits(p, "135790");
-            await tab(p, "Transactions");
+            await mainTab(p, "Transactions");
             await waitText(p, "Yellow Cab NYC");
             await waitText(p, "Casino Royal");
             assert.equal(
