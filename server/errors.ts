@@ -4,7 +4,7 @@
  */
 export class HttpError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 415 | 422 | 429 | 503,
     readonly code: string,
     message: string,
     readonly extra: Record<string, unknown> = {},

@@ -9,6 +9,7 @@ import {
 } from "../../client/api/contract/documents.ts";
 import { ArchiveParam } from "../../client/api/contract/requests.ts";
 import type { AppEnv } from "../env.ts";
+import { readLimited } from "../middleware/body.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import { translate } from "../i18n.ts";
 import { requireBearer } from "../middleware/auth.ts";
@@ -184,7 +185,7 @@ export function contentDisposition(kind: "inline" | "attachment", name: string):
   return `${kind}; filename="${ascii}"; filename*=UTF-8''${exact}`;
 }
 
-/** The request body, at most `max` bytes (else `tooLarge()`), within `timeoutMs` (else 408). */
+/** The upload's body, at most `max` bytes (else `tooLarge()`), within `timeoutMs` (else 408). */
 async function readBody(
   c: Context<AppEnv>,
   max: number,
@@ -193,40 +194,13 @@ async function readBody(
 ): Promise<Uint8Array<ArrayBuffer>> {
   const stream = c.req.raw.body;
   if (!stream) return new Uint8Array();
-  const reader = stream.getReader();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    reader.cancel().catch(() => {});
-  }, timeoutMs);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > max) {
-        reader.cancel().catch(() => {});
-        throw tooLarge();
-      }
-      parts.push(value);
-    }
-  } catch (err) {
-    if (err instanceof HttpError) throw err;
-    if (!timedOut) throw badRequest("body_unreadable", "The request body could not be read");
-  } finally {
-    clearTimeout(timer);
+  const read = await readLimited(stream, max, timeoutMs);
+  if (read.ok) return read.body;
+  if (read.reason === "too_large") throw tooLarge();
+  if (read.reason === "timeout") {
+    throw new HttpError(408, "body_timeout", "The upload took too long");
   }
-  // 408 is not in HttpError's statuses (server/errors.ts): the same JSON body, by hand.
-  if (timedOut) throw new HttpError(408 as 400, "body_timeout", "The upload took too long");
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
+  throw badRequest("body_unreadable", "The request body could not be read");
 }
 
 const enc = new TextEncoder();
