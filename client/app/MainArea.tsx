@@ -1,3 +1,4 @@
+import "../i18n/complete.ts"; // the rest of English, with this chunk
 import { useSignals } from "@preact/signals-react/runtime";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";

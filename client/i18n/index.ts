@@ -1,20 +1,36 @@
 import { signal } from "@preact/signals-react";
-import { en, type TranslationKey } from "./locales/en.ts";
+import type { TranslationKey } from "./locales/en.ts";
+import { enShell } from "./locales/en_shell.ts";
 import { format } from "./format.ts";
 
 export type { TranslationKey };
 
+/**
+ * English known so far: the first load bundles only the strings needed before the main
+ * screen (en_shell.ts, first-load budget); the main screen's chunk brings the rest
+ * (completeEnglish). pwatranslation answers every key in the person's language anyway.
+ */
+let english: Record<string, string> = enShell;
+
 /** The active dictionary: English until the server's translation (spec §7 pwatranslation) loads. */
-export const dictionary = signal<Record<string, string>>(en);
+export const dictionary = signal<Record<string, string>>(enShell);
 export const locale = signal("en");
 
 /** Translates a key; components that call it must call useSignals() first (GUIDE §3). */
 export function t(key: TranslationKey, params?: Record<string, string | number>): string {
-  return format(dictionary.value[key] ?? en[key], params);
+  const text = dictionary.value[key] ?? english[key];
+  // Only a main-screen key asked for before any translation or the main chunk arrived.
+  return text === undefined ? "" : format(text, params);
 }
 
 export function applyTranslation(translation: Record<string, string>, loc: string): void {
-  dictionary.value = { ...en, ...translation };
+  dictionary.value = { ...english, ...translation };
   locale.value = loc;
   if (typeof document !== "undefined") document.documentElement.lang = loc;
+}
+
+/** The main screen's chunk hands over the complete English dictionary (the fallback). */
+export function completeEnglish(en: Record<string, string>): void {
+  english = en;
+  dictionary.value = { ...en, ...dictionary.value };
 }
