@@ -4,6 +4,7 @@ import { HttpError, notFound } from "./errors.ts";
 import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { bufferedBody } from "./middleware/body.ts";
+import { idempotency } from "./middleware/idempotency.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { docServiceRoutes } from "./docservice/routes.ts";
 import { UPLOAD_PATH } from "../client/api/contract/documents.ts";
@@ -62,6 +63,8 @@ export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<
   // handler reads after the bearer check within the file, preview and multipart allowance.
   const jsonBody = bufferedBody({ maxSize: MAX_JSON_BODY });
   api.use("*", (c, next) => c.req.path === `/bonita${UPLOAD_PATH}` ? next() : jsonBody(c, next));
+  // Writes carrying Idempotency-Key are carried out once (issue 13, the offline queue).
+  api.use("*", idempotency());
   api.route("/", sessionRoutes());
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());

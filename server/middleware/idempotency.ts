@@ -1,0 +1,264 @@
+import type { Context, MiddlewareHandler } from "hono";
+import { DEVICE_ID_HEADER, DeviceId } from "../../client/api/contract/endpoint.ts";
+import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import type { AppEnv } from "../env.ts";
+import { authenticate } from "./auth.ts";
+import { docError } from "../domain/documents.ts";
+import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";
+import { translate } from "../i18n.ts";
+import { parseMultipart } from "../routes/documents.ts";
+
+// Idempotency keys (issue 13; GUIDE §5): the offline queue replays writes whose answer may
+// have been lost, so a write carrying `Idempotency-Key` is carried out once and every repeat
+// gets the first answer. Same key with another request → 422; a repeat while the first is
+// still running waits for it (or 409 when it takes too long). Expensify's lesson: a repeat
+// is a success, never a 'duplicate' refusal.
+
+export const IDEMPOTENCY_HEADER = "idempotency-key";
+export const REPLAYED_HEADER = "idempotent-replayed";
+/** How long an answer is kept (issue 13: 24 h). */
+export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
+/** A running first request holds the key this long at most (a crash frees it after that). */
+export const LEASE_MS = 60_000;
+/** How long a concurrent repeat waits for the first request before answering 409. */
+export const WAIT_MS = 5_000;
+const POLL_MS = 25;
+/** Deno KV values are ≤ 64 KiB: the stored answer stays well below with its other fields. */
+export const MAX_STORED_BODY = 60 * 1024;
+
+const KEY = /^[A-Za-z0-9_-]{8,128}$/;
+/** Answer headers a replay repeats (the rest are set again by the outer middleware). */
+const KEPT_HEADERS = ["content-type", "content-language"];
+
+type Pending = { state: "pending"; fp: string; until: number };
+type Done = {
+  state: "done";
+  fp: string;
+  status: number;
+  headers: [string, string][];
+  /** The answer's text; null when it was too large to keep (a repeat then gets 409). */
+  body: string | null;
+  expiresAt: number;
+};
+type Rec = Pending | Done;
+
+const json = (status: number, error: string, message: string) =>
+  new Response(JSON.stringify({ error, message }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
+
+async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
+  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", data));
+  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+const enc = new TextEncoder();
+
+/**
+ * SHA-256 of method, path, sorted query and body. A multipart body is hashed by its parts
+ * (fields sorted, each file's name and bytes) rather than its raw bytes: a browser chooses a
+ * new boundary every time it sends a FormData, so the same upload never has the same bytes.
+ */
+export async function fingerprint(
+  method: string,
+  url: string,
+  contentType: string,
+  body: Uint8Array,
+): Promise<string> {
+  const u = new URL(url, "http://x");
+  const query = [...u.searchParams].sort(([a, x], [b, y]) =>
+    a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0
+  );
+  const head = JSON.stringify([method.toUpperCase(), u.pathname, query]);
+  let bodyHash: string;
+  const form = /^multipart\/form-data/i.test(contentType)
+    ? parseMultipart(contentType, body)
+    : null;
+  if (form) {
+    const files: [string, string, string][] = [];
+    for (const [field, f] of form.files) {
+      files.push([field, f.name, await sha256Hex(f.data.slice())]);
+    }
+    files.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    const fields = Object.entries(form.fields).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+    bodyHash = await sha256Hex(enc.encode(JSON.stringify(["multipart", fields, files])));
+  } else {
+    bodyHash = await sha256Hex(body.slice());
+  }
+  return await sha256Hex(enc.encode(`${head}\n${bodyHash}`));
+}
+
+/** Reads a stream whole within `max` bytes and `timeoutMs`; the reason when it could not. */
+async function readAll(
+  stream: ReadableStream<Uint8Array>,
+  max: number,
+  timeoutMs: number,
+): Promise<Uint8Array<ArrayBuffer> | "too_large" | "timeout" | "unreadable"> {
+  const reader = stream.getReader();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    reader.cancel().catch(() => {});
+  }, timeoutMs);
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      if (size > max) {
+        reader.cancel().catch(() => {});
+        return "too_large";
+      }
+      parts.push(value);
+    }
+  } catch {
+    if (!timedOut) return "unreadable";
+  } finally {
+    clearTimeout(timer);
+  }
+  if (timedOut) return "timeout";
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Who the key belongs to: the bearer's user, else the device-id header; null for nobody. */
+async function scopeOf(c: Context<AppEnv>) {
+  const auth = c.req.header("authorization") ? await authenticate(c) : null;
+  if (auth) return { scope: `u:${auth.user.oid}`, locale: auth.user.locale };
+  const d = DeviceId.safeParse(c.req.header(DEVICE_ID_HEADER) ?? "");
+  return d.success ? { scope: `d:${d.data}`, locale: "en" } : null;
+}
+
+/**
+ * The idempotency middleware for the API, mounted after the body is buffered (JSON calls)
+ * and before the routes. The upload's body is not buffered by then: it is read here, once
+ * the caller is known, within the upload's own limits, and handed on to the handler.
+ * Requests without the header, and HEAD/OPTIONS, pass untouched. Only 2xx and 4xx answers
+ * are kept: after a 5xx the client retries and the write runs again.
+ */
+export function idempotency(): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = c.req.header(IDEMPOTENCY_HEADER);
+    const method = c.req.method;
+    if (key === undefined || method === "HEAD" || method === "OPTIONS") return await next();
+    if (!KEY.test(key)) {
+      return json(
+        400,
+        "invalid_idempotency_key",
+        "Idempotency-Key must be 8-128 letters, digits, - or _",
+      );
+    }
+    const who = await scopeOf(c);
+    // Nobody to scope the key to: the handler answers 401 (or serves an open call) as usual.
+    if (!who) return await next();
+    const deps = c.var.deps;
+    const raw = c.req.raw;
+    let body: Uint8Array = new Uint8Array();
+    if (raw.body && method !== "GET") {
+      const upload = c.req.path === `/bonita${UPLOAD_PATH}`;
+      const max = upload ? uploadBodyLimit(deps.config) : Infinity;
+      const declared = raw.headers.get("content-length");
+      if (upload && declared && Number(declared) > max) return await next(); // the handler's 413
+      const read = await readAll(
+        raw.body,
+        max,
+        upload ? deps.config.UPLOAD_TIMEOUT_MS : deps.config.BODY_TIMEOUT_MS,
+      );
+      if (read === "too_large") {
+        const tr = await translate(who.locale);
+        throw docError(413, tr, "doc.tooLarge", { max: formatSize(deps.config.UPLOAD_MAX_BYTES) });
+      }
+      if (read === "timeout") return json(408, "body_timeout", "The upload took too long");
+      if (read === "unreadable") {
+        return json(400, "body_unreadable", "The request body could not be read");
+      }
+      body = read;
+      c.req.raw = new Request(raw, { body: read });
+    }
+    const fp = await fingerprint(method, raw.url, raw.headers.get("content-type") ?? "", body);
+    const kv = deps.store.kv;
+    const k: Deno.KvKey = ["idem", who.scope, key];
+    const waitUntil = Date.now() + WAIT_MS;
+    // Take the key (a lease), or answer from what it holds.
+    let lease: Deno.KvEntryMaybe<Rec>;
+    for (;;) {
+      const cur = await kv.get<Rec>(k);
+      const now = deps.now();
+      const v = cur.value;
+      const live = v && (v.state === "pending" ? v.until > now : v.expiresAt > now);
+      if (v && live) {
+        if (v.fp !== fp) {
+          return json(
+            422,
+            "idempotency_mismatch",
+            "This Idempotency-Key was already used for another request",
+          );
+        }
+        if (v.state === "done") return replay(v);
+        if (Date.now() >= waitUntil) {
+          return json(
+            409,
+            "idempotency_in_progress",
+            "A request with this Idempotency-Key is still being processed",
+          );
+        }
+        await new Promise((r) => setTimeout(r, POLL_MS));
+        continue;
+      }
+      const mine: Pending = { state: "pending", fp, until: now + LEASE_MS };
+      const ok = await kv.atomic().check(cur).set(k, mine, { expireIn: LEASE_MS }).commit();
+      if (ok.ok) {
+        lease = { key: k, value: mine, versionstamp: ok.versionstamp };
+        break;
+      }
+    }
+    let kept = false;
+    try {
+      await next();
+      const res = c.res;
+      if (res.status < 500) {
+        const text = await res.clone().text();
+        const small = enc.encode(text).length <= MAX_STORED_BODY;
+        if (!small) console.warn(`idempotent answer not kept (${text.length} chars): ${key}`);
+        const done: Done = {
+          state: "done",
+          fp,
+          status: res.status,
+          headers: KEPT_HEADERS.flatMap((h) => {
+            const v = res.headers.get(h);
+            return v === null ? [] : [[h, v] as [string, string]];
+          }),
+          body: small ? text : null,
+          expiresAt: deps.now() + IDEMPOTENCY_TTL_MS,
+        };
+        const w = await kv.atomic().check(lease).set(k, done, { expireIn: IDEMPOTENCY_TTL_MS })
+          .commit();
+        kept = w.ok;
+      }
+    } finally {
+      // A 5xx, a thrown error or a lost lease: free the key so the client's retry runs.
+      if (!kept) await kv.atomic().check(lease).delete(k).commit().catch(() => {});
+    }
+  };
+}
+
+function replay(v: Done): Response {
+  if (v.body === null) {
+    return json(
+      409,
+      "idempotency_replay_unavailable",
+      "This request was already carried out; its answer was too large to keep",
+    );
+  }
+  const headers = new Headers(v.headers);
+  headers.set(REPLAYED_HEADER, "true");
+  return new Response(v.body, { status: v.status, headers });
+}

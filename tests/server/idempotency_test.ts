@@ -1,0 +1,246 @@
+/**
+ * Idempotency keys (issue 13; GUIDE §5): a write carrying `Idempotency-Key` is carried out
+ * once per caller, its first answer replayed for 24 h; the same key with another body is
+ * refused (422); concurrent repeats never write twice; 5xx answers are not kept.
+ */
+import assert from "node:assert/strict";
+import { DEMO, type TestApi, withApp } from "../helpers.ts";
+import { assertError, assertOk, type Headers, login } from "./api.ts";
+import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { makePng } from "../fixtures/files.ts";
+import { buy, defineSecure, E, get, newCard } from "./purchase_helpers.ts";
+import { fingerprint, IDEMPOTENCY_TTL_MS } from "../../server/middleware/idempotency.ts";
+
+async function setUp(api: TestApi, email = DEMO.employee) {
+  const emp = await login(api, email);
+  await defineSecure(api, emp.h, email === DEMO.employee ? "612345678" : "698765432");
+  const card = await newCard(api, emp.h);
+  const p = await buy(api, card, { amount: "42.00" });
+  return { emp, tx: p.transactionOid };
+}
+
+const keyed = (h: Headers, key: string): Headers => ({ ...h, "idempotency-key": key });
+
+const comment = (api: TestApi, h: Headers, oid: string, text: string) =>
+  api.call("POST", `${E}/pwaaddtransactioncomment`, { body: { oid, comment: text }, headers: h });
+
+async function commentCount(api: TestApi, h: Headers, oid: string): Promise<number> {
+  const r = await get(api, h, `pwatransactioncomments?oid=${oid}`);
+  assertOk(r);
+  return (r.json.comments as unknown[]).length;
+}
+
+function upload(api: TestApi, h: Headers, record: string, png: Uint8Array) {
+  // A new FormData each time: a new boundary, as a browser sends it on every attempt.
+  const f = new FormData();
+  f.append("record", record);
+  f.append("documenttype", "receipt");
+  f.append("file", new Blob([png as Uint8Array<ArrayBuffer>], { type: "image/png" }), "r.png");
+  return api.app.request(`/bonita${UPLOAD_PATH}`, { method: "POST", headers: h, body: f });
+}
+
+async function receiptCount(api: TestApi, h: Headers, oid: string): Promise<number> {
+  const r = await get(api, h, `pwaexpensereceipts?oid=${oid}`);
+  assertOk(r);
+  return (r.json.receipts as unknown[]).length;
+}
+
+Deno.test(
+  "[idempotency] the same key twice: one comment, the same answer, marked replayed",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const a = await comment(api, h, tx, "Taxi to the client");
+    assertOk(a);
+    assert.equal(a.res.headers.get("idempotent-replayed"), null);
+    const b = await comment(api, h, tx, "Taxi to the client");
+    assertOk(b);
+    assert.equal(b.text, a.text);
+    assert.equal(b.res.headers.get("idempotent-replayed"), "true");
+    assert.match(b.res.headers.get("content-type") ?? "", /application\/json/);
+    assert.equal(await commentCount(api, emp.h, tx), 1);
+    // Without a key every call is a write of its own, as before.
+    assertOk(await comment(api, emp.h, tx, "Taxi to the client"));
+    assertOk(await comment(api, emp.h, tx, "Taxi to the client"));
+    assert.equal(await commentCount(api, emp.h, tx), 3);
+  }),
+);
+
+Deno.test(
+  "[idempotency] the same key with another body → 422 idempotency_mismatch, nothing written",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    assertOk(await comment(api, h, tx, "first"));
+    assertError(await comment(api, h, tx, "second"), 422, "idempotency_mismatch");
+    // Another path with the same key is another request too.
+    const other = await api.call("POST", `${E}/pwaaddcomment`, {
+      body: { oid: tx, comment: "first" },
+      headers: h,
+    });
+    assertError(other, 422, "idempotency_mismatch");
+    assert.equal(await commentCount(api, emp.h, tx), 1);
+  }),
+);
+
+Deno.test(
+  "[idempotency] a malformed key → 400; a GET write (pwasetreceiptdotax) is covered too",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    assertError(await comment(api, keyed(emp.h, "short"), tx, "x"), 400, "invalid_idempotency_key");
+    assertError(
+      await comment(api, keyed(emp.h, "a".repeat(129)), tx, "x"),
+      400,
+      "invalid_idempotency_key",
+    );
+    assertError(await comment(api, keyed(emp.h, "bad key!"), tx, "x"), 400);
+    assert.equal(await commentCount(api, emp.h, tx), 0);
+    const h = keyed(emp.h, "dotax-key-1");
+    const a = await api.call("GET", `${E}/pwasetreceiptdotax?oid=${tx}&dotax=true`, { headers: h });
+    assertOk(a);
+    const b = await api.call("GET", `${E}/pwasetreceiptdotax?dotax=true&oid=${tx}`, { headers: h });
+    assertOk(b);
+    assert.equal(b.res.headers.get("idempotent-replayed"), "true", "query order does not matter");
+    const c = await api.call("GET", `${E}/pwasetreceiptdotax?oid=${tx}&dotax=false`, {
+      headers: h,
+    });
+    assertError(c, 422, "idempotency_mismatch");
+  }),
+);
+
+Deno.test(
+  "[idempotency] concurrent requests with one key: one write, every answer the first one's",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () => comment(api, h, tx, "only once")),
+    );
+    for (const r of all) {
+      if (r.status === 409) assertError(r, 409, "idempotency_in_progress");
+      else {
+        assertOk(r);
+        assert.equal(r.text, all.find((x) => x.status === 200)!.text);
+      }
+    }
+    assert.equal(all.filter((r) => r.status === 200).length >= 1, true);
+    assert.equal(await commentCount(api, emp.h, tx), 1);
+  }),
+);
+
+Deno.test(
+  "[idempotency] keys are per caller: two users with one key each write once",
+  withApp(async (api) => {
+    const a = await setUp(api, DEMO.employee);
+    const b = await setUp(api, DEMO.manager);
+    const key = crypto.randomUUID();
+    assertOk(await comment(api, keyed(a.emp.h, key), a.tx, "mine"));
+    const other = await comment(api, keyed(b.emp.h, key), b.tx, "mine too");
+    assertOk(other);
+    assert.equal(other.res.headers.get("idempotent-replayed"), null);
+    assert.equal(await commentCount(api, a.emp.h, a.tx), 1);
+    assert.equal(await commentCount(api, b.emp.h, b.tx), 1);
+  }),
+);
+
+Deno.test(
+  "[idempotency] a refusal (4xx) is kept and replayed; the key is spent on it",
+  withApp(async (api) => {
+    const { emp } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const a = await comment(api, h, "no-such-transaction", "x");
+    assertError(a, 404);
+    const b = await comment(api, h, "no-such-transaction", "x");
+    assertError(b, 404);
+    assert.equal(b.res.headers.get("idempotent-replayed"), "true");
+  }),
+);
+
+Deno.test(
+  "[idempotency] a 5xx is not kept: the retry with the same key runs again",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const path = `${E}/pwasetreceiptdotax?oid=${tx}&dotax=true`;
+    api.deps.faults = {
+      beforeCommit: (what) => {
+        if (what === "vat.dotax") throw new Error("injected");
+      },
+    };
+    const a = await api.call("GET", path, { headers: h });
+    assert.equal(a.status, 500, a.text);
+    api.deps.faults = undefined;
+    const b = await api.call("GET", path, { headers: h });
+    assertOk(b);
+    assert.equal(b.res.headers.get("idempotent-replayed"), null);
+    assert.equal(
+      b.json.transaction && (b.json.transaction as { collectVatFlag: unknown }).collectVatFlag,
+      true,
+    );
+    const c = await api.call("GET", path, { headers: h });
+    assert.equal(c.res.headers.get("idempotent-replayed"), "true");
+  }),
+);
+
+Deno.test(
+  "[idempotency] an upload with one key twice: one receipt, even with a new multipart boundary",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const png = makePng(64, 64);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const a = await upload(api, h, tx, png);
+    const at = await a.text();
+    assert.equal(a.status, 200, at);
+    const b = await upload(api, h, tx, png);
+    assert.equal(b.status, 200);
+    assert.equal(await b.text(), at);
+    assert.equal(b.headers.get("idempotent-replayed"), "true");
+    assert.equal(await receiptCount(api, emp.h, tx), 1);
+    // Another file under the same key is another request.
+    const c = await upload(api, h, tx, makePng(32, 32));
+    assert.equal(c.status, 422);
+    assert.equal((await c.json()).error, "idempotency_mismatch");
+    assert.equal(await receiptCount(api, emp.h, tx), 1);
+  }),
+);
+
+Deno.test(
+  "[idempotency] answers are kept 24 h: after that the key is free again",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const start = Date.now();
+    const real = api.deps.now;
+    try {
+      api.deps.now = () => start;
+      assertOk(await comment(api, h, tx, "day one"));
+      api.deps.now = () => start + IDEMPOTENCY_TTL_MS - 60_000;
+      const b = await comment(api, h, tx, "day one");
+      assert.equal(b.res.headers.get("idempotent-replayed"), "true");
+      api.deps.now = () => start + IDEMPOTENCY_TTL_MS + 1;
+      const c = await comment(api, h, tx, "day two");
+      assertOk(c);
+      assert.equal(c.res.headers.get("idempotent-replayed"), null);
+      assert.equal(await commentCount(api, emp.h, tx), 2);
+    } finally {
+      api.deps.now = real;
+    }
+    // The KV entry itself carries the 24 h expiry, so KV drops it on its own.
+    const scoped = api.kv.list({ prefix: ["idem"] });
+    let n = 0;
+    for await (const _ of scoped) n++;
+    assert.equal(n, 1);
+  }),
+);
+
+Deno.test("[idempotency] fingerprint: method, path, sorted query and body", async () => {
+  const body = new TextEncoder().encode('{"a":1}');
+  const a = await fingerprint("POST", "http://h/x?b=2&a=1", "application/json", body);
+  assert.equal(a, await fingerprint("post", "http://other/x?a=1&b=2", "application/json", body));
+  assert.notEqual(a, await fingerprint("POST", "http://h/y?a=1&b=2", "application/json", body));
+  assert.notEqual(a, await fingerprint("GET", "http://h/x?a=1&b=2", "application/json", body));
+  assert.notEqual(
+    a,
+    await fingerprint("POST", "http://h/x?a=1&b=2", "application/json", new Uint8Array([1])),
+  );
+});
