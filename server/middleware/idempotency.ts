@@ -3,6 +3,7 @@ import { DEVICE_ID_HEADER, DeviceId } from "../../client/api/contract/endpoint.t
 import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
 import type { AppEnv } from "../env.ts";
 import { authenticate } from "./auth.ts";
+import { readLimited } from "./body.ts";
 import { docError } from "../domain/documents.ts";
 import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";
 import { translate } from "../i18n.ts";
@@ -89,46 +90,6 @@ export async function fingerprint(
   return await sha256Hex(enc.encode(`${head}\n${bodyHash}`));
 }
 
-/** Reads a stream whole within `max` bytes and `timeoutMs`; the reason when it could not. */
-async function readAll(
-  stream: ReadableStream<Uint8Array>,
-  max: number,
-  timeoutMs: number,
-): Promise<Uint8Array<ArrayBuffer> | "too_large" | "timeout" | "unreadable"> {
-  const reader = stream.getReader();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    reader.cancel().catch(() => {});
-  }, timeoutMs);
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.length;
-      if (size > max) {
-        reader.cancel().catch(() => {});
-        return "too_large";
-      }
-      parts.push(value);
-    }
-  } catch {
-    if (!timedOut) return "unreadable";
-  } finally {
-    clearTimeout(timer);
-  }
-  if (timedOut) return "timeout";
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
-
 /** Who the key belongs to: the bearer's user, else the device-id header; null for nobody. */
 async function scopeOf(c: Context<AppEnv>) {
   const auth = c.req.header("authorization") ? await authenticate(c) : null;
@@ -167,21 +128,21 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       const max = upload ? uploadBodyLimit(deps.config) : Infinity;
       const declared = raw.headers.get("content-length");
       if (upload && declared && Number(declared) > max) return await next(); // the handler's 413
-      const read = await readAll(
+      const read = await readLimited(
         raw.body,
         max,
         upload ? deps.config.UPLOAD_TIMEOUT_MS : deps.config.BODY_TIMEOUT_MS,
       );
-      if (read === "too_large") {
+      if (!read.ok && read.reason === "too_large") {
         const tr = await translate(who.locale);
         throw docError(413, tr, "doc.tooLarge", { max: formatSize(deps.config.UPLOAD_MAX_BYTES) });
       }
-      if (read === "timeout") return json(408, "body_timeout", "The upload took too long");
-      if (read === "unreadable") {
-        return json(400, "body_unreadable", "The request body could not be read");
+      if (!read.ok && read.reason === "timeout") {
+        return json(408, "body_timeout", "The upload took too long");
       }
-      body = read;
-      c.req.raw = new Request(raw, { body: read });
+      if (!read.ok) return json(400, "body_unreadable", "The request body could not be read");
+      body = read.body;
+      c.req.raw = new Request(raw, { body: read.body });
     }
     const fp = await fingerprint(method, raw.url, raw.headers.get("content-type") ?? "", body);
     const kv = deps.store.kv;
