@@ -19,7 +19,8 @@ export const ORG_VERSION = 1;
 const oid = z.string().trim().min(1, "must not be empty");
 const text = z.string().trim().min(1, "must not be empty");
 const amount = z.number().nonnegative();
-const locale = z.enum(["en", "fr"]);
+/** The languages the app speaks (server/i18n.ts LOCALES). */
+const locale = z.enum(["en", "fr", "de", "es"]);
 const httpUrl = z.url({
   protocol: /^https?$/,
   error: (iss) => iss.code === "invalid_format" ? "must be an http(s) URL" : undefined,
@@ -32,6 +33,10 @@ const countryId = z.string().regex(
   /^[A-Z]{2}$/,
   'must be an ISO 3166 code such as "FR"',
 );
+/** spec §9 theme colours, the defaults of the organisation's appColor and cardColor. */
+export const DEFAULT_APP_COLOR = "#2f3e4e";
+export const DEFAULT_CARD_COLOR = "#1f7a4d";
+const hexColor = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a colour such as "#2f3e4e"');
 /** spec §5: 'false' hides the field, 'required' blocks saving while it is empty. */
 const triState = z.enum(["true", "false", "required"]);
 /** Emails are identities (activation, login): stored lowercased so lookups are exact. */
@@ -50,7 +55,8 @@ const Organisation = z.strictObject({
   defaultLocale: locale,
   /** spec §1: the support link shows only when a support url exists. */
   supportUrl: httpUrl.optional(),
-  faqUrl: httpUrl,
+  /** The PIN pad's FAQ link; without it, our own translated support page (issue 13). */
+  faqUrl: httpUrl.optional(),
   chatUrl: httpUrl.optional(),
 });
 
@@ -73,6 +79,12 @@ const Settings = z.strictObject({
    * missing receipt is overdue — it then blocks new requests and counts in the badge.
    */
   receiptOverdueDays: z.int().min(0).max(365).default(7),
+  /**
+   * spec §7 appcolor (issue 13): the theme colour of request mode (spec §9 dark slate) and
+   * of approval, card, mode (green), for the header and the browser's theme-color.
+   */
+  appColor: hexColor.default(DEFAULT_APP_COLOR),
+  cardColor: hexColor.default(DEFAULT_CARD_COLOR),
 });
 
 const User = z.strictObject({
@@ -180,7 +192,8 @@ export const OrgFile = z.strictObject({
   secretQuestions: z.array(z.strictObject({
     oid,
     key: text,
-    text: z.strictObject({ en: text, fr: text }),
+    /** English and French are required; German and Spanish fall back to English. */
+    text: z.strictObject({ en: text, fr: text, de: text.optional(), es: text.optional() }),
   })).min(1),
 });
 

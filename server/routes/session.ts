@@ -16,6 +16,7 @@ import { addressKey } from "../middleware/peer.ts";
 import { dictionary, pickLocale, translate } from "../i18n.ts";
 import type { Device } from "../store/devices.ts";
 import { route } from "./define.ts";
+import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "../org/schema.ts";
 
 type Settings = z.infer<typeof SettingsSchema>;
 
@@ -39,8 +40,14 @@ export function sessionRoutes(): Hono<AppEnv> {
     };
   });
 
-  // spec §9: dark slate in request mode, green in card mode.
-  route(app, session.appcolor, () => ({ appcolor: "#2f3e4e", cardcolor: "#1f7a4d" }));
+  // spec §9: dark slate in request mode, green in card mode, unless the organisation says.
+  route(app, session.appcolor, async ({ c }) => {
+    const s = (await c.var.deps.store.org.meta())?.settings;
+    return {
+      appcolor: s?.appColor ?? DEFAULT_APP_COLOR,
+      cardcolor: s?.cardColor ?? DEFAULT_CARD_COLOR,
+    };
+  });
 
   route(app, session.translation, async ({ c, query, auth }) => {
     const locale = auth
