@@ -1,7 +1,7 @@
 /**
  * VAT arithmetic and review rules (issue 12; spec §5 VAT panel: amount × p / (100 + p) to the
  * cent, §9 VAT lines up to 3): client/lib/vat.ts, which the panel and the server share, and
- * the server's pure review check (server/domain/vat.ts).
+ * the server's pure review check (server/domain/vat_checks.ts).
  */
 import assert from "node:assert/strict";
 import {
@@ -19,7 +19,7 @@ import {
   type VatRefs,
   type Wanted,
   wantedOf,
-} from "../../server/domain/vat.ts";
+} from "../../server/domain/vat_checks.ts";
 import { transactionRecord } from "../server/transaction_records.ts";
 
 /**
