@@ -4,7 +4,8 @@
  * waiting for approver@ (level 1) and manager@ (level 2), an active Visa card with captured,
  * authorised, refused (one of each reason) and foreign-currency purchases spread over today,
  * yesterday, last week and older, one captured purchase whose receipt is overdue, and a closed
- * Mastercard. Everything goes through the domain functions the API and the issuer's test mode
+ * Mastercard; receipts on three purchases, two of them reviewed with their VAT (issue 12).
+ * Everything goes through the domain functions the API and the issuer's test mode
  * use (createRequest, submitRequest, decide, generateCard, closeRequest, cancelRequest,
  * purchase/capture/refund), with `deps.now` set to earlier instants while seeding, so the
  * records are exactly what the app would have made at those times. Nothing is mailed: the
@@ -20,6 +21,10 @@ import { generateCard } from "../domain/cards.ts";
 import { capture, purchase, reverse } from "../testmode/purchases.ts";
 import type { PurchaseInput } from "../testmode/input.ts";
 import type { CreateBody } from "../../client/api/contract/requests.ts";
+import { attachDocument } from "../domain/uploads.ts";
+import { saveNote } from "../domain/documents.ts";
+import { review, setDoTax } from "../domain/vat.ts";
+import { receiptPdf } from "./sample_pdf.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -267,7 +272,7 @@ async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
   });
 
   // Last week: foreign currency (GBP), captured; its receipt is due in a day or two.
-  await buy(5, 9, {
+  const heathrow = await buy(5, 9, {
     ...merchant("Heathrow Express", "London", "GB", "4112"),
     amount: "25.00",
     currency: "GBP",
@@ -304,7 +309,7 @@ async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
   });
 
   // Today: the train home, captured; a taxi, authorised; a laptop, refused (over the balance).
-  await buy(0, 3, {
+  const train = await buy(0, 3, {
     ...merchant("SNCF", "Lyon", "FR", "4112"),
     amount: "89.00",
     capture: true,
@@ -314,6 +319,61 @@ async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
     ...merchant("Apple Store", "Lyon", "FR", "5732"),
     amount: "1299.00",
   });
+
+  // Receipts (issue 12): the dinner's PDF with a note, VAT to be told; the Heathrow ticket
+  // reviewed without VAT; the train reviewed with French VAT at 10 %.
+  const receipt = async (oid: string | null | undefined, name: string, lines: string[]) => {
+    if (!oid) throw new Error(`demo history: no transaction for ${name}`);
+    const r = await attachDocument(deps, emma, {
+      record: oid,
+      documentType: "receipt",
+      advanced: false,
+      name,
+      data: receiptPdf(lines[0], lines.slice(1)),
+      preview: null,
+    });
+    return r.document.oid;
+  };
+  at(ago(1, 22));
+  const dinnerReceipt = await receipt(dinner.transactionOid, "brasserie-georges.pdf", [
+    "Brasserie Georges",
+    "30 cours de Verdun, Lyon",
+    "2 x Menu Georges          58.00",
+    "1 x Cafe                   6.50",
+    "Total EUR                 64.50",
+    "dont TVA 10 %              5.86",
+  ]);
+  await saveNote(deps, emma, dinnerReceipt, "Dinner with the client, 2 people");
+  await setDoTax(deps, emma, dinner.transactionOid!, "true");
+  at(ago(5, 6));
+  await receipt(heathrow.transactionOid, "heathrow-express.pdf", [
+    "Heathrow Express",
+    "Paddington - Heathrow T5",
+    "Single, standard          25.00 GBP",
+    "Zero-rated transport",
+  ]);
+  await setDoTax(deps, emma, heathrow.transactionOid!, "false");
+  await review(deps, emma, [{
+    oid: heathrow.transactionOid!,
+    typeOid: "rt-ticket",
+    accountingCodeOid: "ac-transport",
+  }]);
+  at(ago(0, 2));
+  await receipt(train.transactionOid, "sncf-e-billet.pdf", [
+    "SNCF e-billet",
+    "Lyon Part-Dieu - Paris Gare de Lyon",
+    "TGV INOUI 2nde classe      89.00",
+    "dont TVA 10 %              8.09",
+  ]);
+  await setDoTax(deps, emma, train.transactionOid!, "true");
+  await review(deps, emma, [{
+    oid: train.transactionOid!,
+    countryId: "FR",
+    vat1Oid: "vat-fr-10",
+    vat1Amount: 8.09,
+    typeOid: "rt-ticket",
+    accountingCodeOid: "ac-transport",
+  }]);
 }
 
 function merchant(name: string, city: string, country: string, mcc: string) {

@@ -92,6 +92,33 @@ Deno.test("[demo history] employee@ starts with requests in every status, cards 
     assert.deepEqual(foreign.map((t) => t.originalCurrency).sort(), ["GBP", "USD"]);
     assert.ok(transactions.some((t) => t.cardOid === closed.oid), "the closed card was used");
 
+    // Receipts (issue 12): the dinner's PDF with its note, VAT to be told; the train reviewed
+    // with French VAT at 10 %; the Heathrow ticket reviewed without VAT.
+    const byMerchant = (m: string) => transactions.find((t) => t.merchantname === m)!;
+    const dinner = byMerchant("Brasserie Georges");
+    assert.equal(dinner.nbReceipts, 1);
+    const receipts = await getE(api, emp.h, `pwaexpensereceipts?oid=${dinner.oid}`);
+    assertOk(receipts);
+    const [dinnerReceipt] = receipts.json.receipts as { note: string; type: string }[];
+    assert.equal(dinnerReceipt.note, "Dinner with the client, 2 people");
+    assert.equal(dinnerReceipt.type, "application/pdf");
+    const detail = async (oid: string) => {
+      const d = await getE(api, emp.h, `pwatransaction?oid=${oid}`);
+      assertOk(d);
+      return d.json.transaction as Record<string, unknown>;
+    };
+    assert.deepEqual(
+      (({ collectVatFlag, reviewed }) => ({ collectVatFlag, reviewed }))(await detail(dinner.oid)),
+      { collectVatFlag: true, reviewed: false },
+    );
+    const train = await detail(byMerchant("SNCF").oid);
+    assert.deepEqual(
+      [train.reviewed, train.readOnlyVAT, train.countryId, train.vat1Oid, train.vat1Amount],
+      [true, true, "FR", "vat-fr-10", 8.09],
+    );
+    const heathrow = await detail(byMerchant("Heathrow Express").oid);
+    assert.deepEqual([heathrow.reviewed, heathrow.collectVatFlag], [true, false]);
+
     // One receipt overdue (older than receiptOverdueDays): it blocks new requests (spec §5)
     // until it is dealt with, e.g. refunded on /_issuer as the README says.
     const overdue = transactions.filter((t) => t.needsAttention);
