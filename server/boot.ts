@@ -12,6 +12,7 @@ import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
 import { startSweeper } from "./store/blobs.ts";
 import { sweepBlobs } from "./domain/documents.ts";
+import { startPush } from "./push/mod.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
 
@@ -47,7 +48,8 @@ export async function makeDeps(
 }
 
 /**
- * Starts delivering queued messages (Deno KV queue listener and sweeps) and the blob sweep
+ * Starts delivering queued messages (Deno KV queue listener and sweeps), web push (issue 13:
+ * server/push/) and the blob sweep
  * (issue 12: abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS): main.ts calls
  * it once the store is ready. Stop it (`await worker.stop()`, which stops both) before
  * closing the KV.
@@ -58,8 +60,11 @@ export function startDelivery(
 ): DeliveryWorker {
   const worker = startWorker(deps, opts);
   const sweeper = startSweeper(() => sweepBlobs(deps), deps.config.BLOB_SWEEP_MS, opts.log);
+  // Issue 13: web push (events → push jobs in KV → push services) and the overdue check.
+  const push = startPush(deps, opts);
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
+    await push.stop();
     await sweeper.stop();
     await stopWorker();
   };

@@ -102,6 +102,16 @@ export const ConfigSchema = z.object({
   BLOB_PENDING_TTL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(900_000),
   /** Period of that sweep (which also finishes deletions a crash interrupted). */
   BLOB_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  // Web push (issue 13): server/push/. Keys are base64url (web-push's generateVAPIDKeys()).
+  /** The VAPID public key (65-byte uncompressed P-256 point); with VAPID_PRIVATE_KEY. */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  /** The VAPID private key (32 bytes; never logged). */
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  /**
+   * Who runs this server, for push services: a real `mailto:` address or `https:` URL
+   * (Apple answers 403 BadJwtToken to placeholders such as mailto:x@example.com).
+   */
+  VAPID_SUBJECT: z.string().optional(),
   UPSTREAM_URL: z.url().optional(),
   /** Check every answer against the contract (drift shows in tests); off in production. */
   CHECK_RESPONSES: bool.optional(),
@@ -118,6 +128,7 @@ export const ConfigSchema = z.object({
     ctx.addIssue({ code: "custom", path: ["SMTP_HOST"], message: "SMTP_HOST is required" });
   }
   messageIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
+  vapidIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
 });
 
 /** Issue 15's settings: SMS transport, CA, backoff bounds. */
@@ -151,6 +162,71 @@ function messageIssues(c: {
   }
   if (c.MESSAGE_BACKOFF_MAX_MS < c.MESSAGE_BACKOFF_MS) {
     out.push([["MESSAGE_BACKOFF_MAX_MS"], "must be at least MESSAGE_BACKOFF_MS"]);
+  }
+  return out;
+}
+
+/** Base64url text of `bytes` bytes (no padding). */
+function isB64url(s: string, bytes: number): boolean {
+  return /^[A-Za-z0-9_-]+$/.test(s) && s.length === Math.ceil(bytes * 4 / 3);
+}
+
+/**
+ * A placeholder VAPID subject: a reserved or loopback domain (example.*, *.test, *.invalid,
+ * *.localhost, *.example, localhost, IP literals). Apple refuses them with 403 BadJwtToken.
+ */
+export function isPlaceholderSubject(subject: string): boolean {
+  let host: string;
+  try {
+    const u = new URL(subject);
+    host = u.protocol === "mailto:" ? u.pathname.split("@").pop() ?? "" : u.hostname;
+  } catch {
+    return true;
+  }
+  host = host.toLowerCase().replace(/\.$/, "");
+  return !host || host === "localhost" || /^[\d.]+$/.test(host) || host.includes(":") ||
+    /(^|\.)example\.(com|org|net)$/.test(host) ||
+    /\.(example|test|invalid|localhost|local)$/.test(host) || !host.includes(".");
+}
+
+/** A `mailto:` address or an `https:` URL (what RFC 8292 and the push services accept). */
+export function isVapidSubject(subject: string): boolean {
+  if (/^mailto:[^@\s]+@[^@\s]+$/.test(subject)) return true;
+  try {
+    return new URL(subject).protocol === "https:";
+  } catch {
+    return false;
+  }
+}
+
+/** Issue 13's settings: VAPID keys come in pairs; production needs a real subject. */
+function vapidIssues(c: {
+  APP_ENV: string;
+  VAPID_PUBLIC_KEY?: string;
+  VAPID_PRIVATE_KEY?: string;
+  VAPID_SUBJECT?: string;
+}): [string[], string][] {
+  const out: [string[], string][] = [];
+  const [pub, priv, sub] = [c.VAPID_PUBLIC_KEY, c.VAPID_PRIVATE_KEY, c.VAPID_SUBJECT];
+  if (!!pub !== !!priv) {
+    out.push([[pub ? "VAPID_PRIVATE_KEY" : "VAPID_PUBLIC_KEY"], "set both VAPID keys or neither"]);
+  }
+  if (pub && (!isB64url(pub, 65) || !pub.startsWith("B"))) {
+    out.push([["VAPID_PUBLIC_KEY"], "must be a base64url P-256 public key (65 bytes, 87 chars)"]);
+  }
+  if (priv && !isB64url(priv, 32)) {
+    out.push([["VAPID_PRIVATE_KEY"], "must be a base64url P-256 private key (32 bytes, 43 chars)"]);
+  }
+  if (sub !== undefined && !isVapidSubject(sub)) {
+    out.push([["VAPID_SUBJECT"], "must be a mailto: address or an https: URL"]);
+  } else if (c.APP_ENV === "production" && pub) {
+    if (sub === undefined) {
+      out.push([["VAPID_SUBJECT"], "production needs VAPID_SUBJECT with the VAPID keys"]);
+    } else if (isPlaceholderSubject(sub)) {
+      out.push([[
+        "VAPID_SUBJECT",
+      ], "production refuses a placeholder subject (push services answer 403 BadJwtToken)"]);
+    }
   }
   return out;
 }

@@ -98,7 +98,18 @@ export async function recordAuthorization(
     const op = kv.atomic().check(link);
     transactions.put(op, t);
     transactions.link(op, t);
-    if ((await op.commit()).ok) return t;
+    if ((await op.commit()).ok) {
+      // A new purchase, authorised or refused: its author hears of it (issue 13, push).
+      if (a.kind === "purchase") {
+        await deps.events.publish({
+          type: "card.purchase",
+          userOid,
+          transactionOid: t.oid,
+          approved: a.approved,
+        });
+      }
+      return t;
+    }
   }
   throw conflict("The transaction changed meanwhile, please retry");
 }

@@ -5,6 +5,7 @@ import { CommentRepo } from "./comments.ts";
 import { DeviceRepo } from "./devices.ts";
 import { DocumentRepo } from "./documents.ts";
 import { OrgRepo } from "./org.ts";
+import { PushSubscriptionRepo } from "./push_subscriptions.ts";
 import { RateLimitRepo } from "./rate_limits.ts";
 import { RequestRepo } from "./requests.ts";
 import { SecureRepo } from "./secure.ts";
@@ -29,6 +30,8 @@ export interface Store {
   blobs: BlobStore;
   /** Files of advanced-security documents: the document service's own store (own prefix). */
   secureBlobs: BlobStore;
+  /** Push subscriptions by user (issue 13). */
+  pushSubs: PushSubscriptionRepo;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -47,5 +50,6 @@ export function createStore(kv: Deno.Kv): Store {
     documents: new DocumentRepo(kv),
     blobs: new KvBlobStore(kv, ["blob"]),
     secureBlobs: new KvBlobStore(kv, ["docsvc", "blob"]),
+    pushSubs: new PushSubscriptionRepo(kv),
   };
 }

@@ -1,0 +1,53 @@
+/**
+ * Where a push notification opens the app (issue 13), shared by the server that sends the
+ * notifications and the service worker and app that open them. Pure, no DOM.
+ *
+ * A notification's `url` is `/?open=<kind>:<oid>` on the app's origin, e.g.
+ * `/?open=approval:5f0c…` — the approval request to decide, `/?open=request:…` — the
+ * employee's request that was decided, `/?open=transaction:…` — a card transaction (a
+ * purchase authorised or refused, a receipt overdue). Its `tag` is `<kind>:<oid>` too, so a
+ * newer notice about the same item replaces the older one on the device.
+ */
+export const PUSH_OPEN_PARAM = "open";
+export const PUSH_KINDS = ["request", "approval", "transaction"] as const;
+export type PushKind = typeof PUSH_KINDS[number];
+
+/** What a notification carries (the JSON of its encrypted payload). */
+export interface PushPayload {
+  title: string;
+  body: string;
+  /** The app URL to open on click: pushLink(kind, oid). */
+  url: string;
+  /** Notification tag: pushTag(kind, oid). */
+  tag: string;
+}
+
+/** Record oids are UUIDs or short ids: letters, digits, dot, dash, underscore. */
+const OID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function pushTag(kind: PushKind, oid: string): string {
+  return `${kind}:${oid}`;
+}
+
+/** The URL a notification about this item opens (relative to the app's origin). */
+export function pushLink(kind: PushKind, oid: string): string {
+  if (!OID.test(oid)) throw new Error(`not a record oid: ${oid}`);
+  return `/?${PUSH_OPEN_PARAM}=${pushTag(kind, oid)}`;
+}
+
+/**
+ * The item a URL opens, or null when it names none: accepts what pushLink makes, relative or
+ * absolute (any origin: the caller decides whether it trusts it), and `location.search`.
+ */
+export function parsePushLink(url: string): { kind: PushKind; oid: string } | null {
+  let value: string | null;
+  try {
+    const search = url.startsWith("?") ? url : new URL(url, "http://app.invalid/").search;
+    value = new URLSearchParams(search).get(PUSH_OPEN_PARAM);
+  } catch {
+    return null;
+  }
+  const m = value ? /^([a-z]+):(.+)$/.exec(value) : null;
+  if (!m || !(PUSH_KINDS as readonly string[]).includes(m[1]) || !OID.test(m[2])) return null;
+  return { kind: m[1] as PushKind, oid: m[2] };
+}

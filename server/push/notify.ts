@@ -1,0 +1,170 @@
+import { formatMoney } from "../../client/lib/money.ts";
+import { fromMinor } from "../../client/lib/currency_units.ts";
+import { shortDate } from "../../client/lib/dates.ts";
+import { cutReason, TX_STATUS } from "../../client/lib/transaction_rules.ts";
+import { type PushKind, pushLink, type PushPayload, pushTag } from "../../client/lib/push_links.ts";
+import type { DomainEvent } from "../domain/events.ts";
+import { approvalFlags } from "../domain/approvals.ts";
+import type { Deps } from "../env.ts";
+import { pickLocale, translate } from "../i18n.ts";
+import type { Team } from "../store/org.ts";
+import type { TransactionRecord } from "../store/transactions.ts";
+import type { User } from "../store/users.ts";
+import type { Urgency } from "./send.ts";
+
+/** One notification for one user (all their subscribed devices get it). */
+export interface Notice {
+  userOid: string;
+  payload: PushPayload;
+  urgency: Urgency;
+  ttlSeconds: number;
+}
+
+const DAY_S = 86_400;
+type Tr = Awaited<ReturnType<typeof translate>>;
+
+function notice(
+  user: User,
+  kind: PushKind,
+  oid: string,
+  text: { title: string; body: string },
+  urgency: Urgency,
+  ttlSeconds = DAY_S,
+): Notice {
+  return {
+    userOid: user.oid,
+    payload: { ...text, url: pushLink(kind, oid), tag: pushTag(kind, oid) },
+    urgency,
+    ttlSeconds,
+  };
+}
+
+async function trOf(user: User): Promise<[Tr, string]> {
+  const locale = pickLocale(user.locale);
+  return [await translate(locale), locale];
+}
+
+/**
+ * The notifications a domain event causes (issue 13), each in its recipient's language:
+ * an approval level opening → every user who may act on it now (team members and
+ * delegates, by the same rule as the approval flags); a request decided → its author, with
+ * the approver's note; a card purchase → the card's author, with the amount and the
+ * refused reason. Other events notify nobody.
+ */
+export async function noticesFor(deps: Deps, e: DomainEvent): Promise<Notice[]> {
+  switch (e.type) {
+    case "approval.opened":
+      return await approvalOpened(deps, e.approvalOid, e.level);
+    case "request.decided":
+      return await requestDecided(deps, e.userOid, e.requestOid, e.statusCode);
+    case "card.purchase":
+      return await purchase(deps, e.userOid, e.transactionOid);
+    default:
+      return [];
+  }
+}
+
+async function approvalOpened(deps: Deps, approvalOid: string, level: number) {
+  const a = (await deps.store.approvals.get(approvalOid)).value;
+  // Decided or reissued before we got here: the level is no longer waiting for anyone.
+  const open = a?.levels.find((l) => l.statusCode === "open");
+  if (!a || a.statusCode !== "new" || open?.level !== level) return [];
+  const teams = new Map((await deps.store.org.list<Team>("team")).map((t) => [t.oid, t]));
+  const users = await deps.store.users.all();
+  const author = users.find((u) => u.oid === a.authorOid);
+  const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
+  const out: Notice[] = [];
+  for (const u of users) {
+    if (!approvalFlags(a, u, teams).canApprove) continue;
+    const [t, locale] = await trOf(u);
+    out.push(notice(u, "approval", a.oid, {
+      title: t("push.approval.title"),
+      body: t("push.approval.body", {
+        author: author ? `${author.fname} ${author.lname}` : "",
+        amount: formatMoney(a.amount, a.currency, locale),
+        purpose: r?.purpose ?? "",
+      }),
+    }, "normal"));
+  }
+  return out;
+}
+
+async function requestDecided(deps: Deps, userOid: string, requestOid: string, status: string) {
+  const [u, r] = [
+    await deps.store.users.get(userOid),
+    (await deps.store.requests.get(userOid, requestOid)).value,
+  ];
+  if (!u || !r) return [];
+  const [t, locale] = await trOf(u);
+  const ok = status === "accepted";
+  const params = { purpose: r.purpose, amount: formatMoney(r.amount, r.currency, locale) };
+  let body = t(ok ? "push.accepted.body" : "push.rejected.body", params);
+  if (r.approverNote) body += `\n${t("push.note", { note: r.approverNote })}`;
+  return [
+    notice(u, "request", r.oid, {
+      title: t(ok ? "push.accepted.title" : "push.rejected.title"),
+      body,
+    }, "normal"),
+  ];
+}
+
+async function purchase(deps: Deps, userOid: string, transactionOid: string) {
+  const [u, tx] = [
+    await deps.store.users.get(userOid),
+    (await deps.store.transactions.get(userOid, transactionOid)).value,
+  ];
+  if (!u || !tx) return [];
+  const [t, locale] = await trOf(u);
+  const params = { amount: amountOf(tx, locale), merchant: tx.merchantname };
+  const refused = tx.transactionStatus === TX_STATUS.refused;
+  return [
+    notice(
+      u,
+      "transaction",
+      tx.oid,
+      refused
+        ? {
+          title: t("push.refused.title"),
+          body: t("push.refused.body", { ...params, reason: cutReason(tx.refusedReason) }),
+        }
+        : { title: t("push.purchase.title"), body: t("push.purchase.body", params) },
+      // A refusal at the till is what someone needs to know at once.
+      refused ? "high" : "normal",
+      // Stale an hour later: the person has long seen the till's answer.
+      3600,
+    ),
+  ];
+}
+
+/** The purchase's amount in the merchant's currency (what the till showed). */
+function amountOf(tx: TransactionRecord, locale: string): string {
+  return formatMoney(
+    fromMinor(tx.originalAmount, tx.originalCurrency),
+    tx.originalCurrency,
+    locale,
+  );
+}
+
+/** A receipt now overdue (server/push/overdue.ts): to the card's author. */
+export async function overdueNotice(
+  user: User,
+  tx: TransactionRecord,
+  dueAt: number,
+): Promise<Notice> {
+  const [t, locale] = await trOf(user);
+  return notice(
+    user,
+    "transaction",
+    tx.oid,
+    {
+      title: t("push.overdue.title"),
+      body: t("push.overdue.body", {
+        amount: amountOf(tx, locale),
+        merchant: tx.merchantname,
+        date: shortDate(dueAt, locale),
+      }),
+    },
+    "low",
+    3 * DAY_S,
+  );
+}
