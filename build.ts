@@ -16,6 +16,7 @@ import * as esbuild from "esbuild";
 import { createHash } from "node:crypto";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
+import { writeSupportPages } from "./server/support/pages.ts";
 import { brotliCompressSync, constants as zlib, gzipSync } from "node:zlib";
 
 /** Which UI runtime the bundle carries: preact/compat (~7 KB gzip) or React 19 (~69 KB). */
@@ -200,6 +201,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   }
 
   await copyStatic(join(ROOT, STATIC_DIR), outDir, shell);
+  // Our own support pages (issue 13), before the worker so that they are precached.
+  await writeSupportPages(outDir, shell.css);
   await buildServiceWorker(outDir, minify, lazy);
   // Last, so sw.js is compressed too and the precache list never names a copy.
   const files = await precompress(outDir);

@@ -7,16 +7,19 @@ export type Dict = Record<string, string>;
 const loaders: Record<string, () => Promise<Dict>> = {
   en: () => Promise.resolve(en),
   fr: async () => (await import("../client/i18n/locales/fr.ts")).fr,
+  de: async () => (await import("../client/i18n/locales/de.ts")).de,
+  es: async () => (await import("../client/i18n/locales/es.ts")).es,
 };
 export const LOCALES = Object.keys(loaders);
+export type Locale = "en" | "fr" | "de" | "es";
 
 /** Picks a supported locale from a tag or an Accept-Language header; English otherwise. */
-export function pickLocale(...candidates: (string | undefined | null)[]): string {
+export function pickLocale(...candidates: (string | undefined | null)[]): Locale {
   for (const c of candidates) {
     if (!c) continue;
     for (const part of c.split(",")) {
       const lang = part.trim().slice(0, 2).toLowerCase();
-      if (lang in loaders) return lang;
+      if (Object.hasOwn(loaders, lang)) return lang as Locale;
     }
   }
   return "en";

@@ -13,10 +13,10 @@ import { listRows } from "../domain/request_views.ts";
 import { transactionRows } from "../domain/transactions.ts";
 import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
 import { addressKey } from "../middleware/peer.ts";
-import { dictionary, pickLocale, translate } from "../i18n.ts";
-import { vapidKeys } from "../push/keys.ts";
-import { parsePushSubscription } from "../push/subscription.ts";
+import { dictionary, LOCALES, pickLocale, translate } from "../i18n.ts";
+import { supportPath } from "../support/pages.ts";
 import type { Device } from "../store/devices.ts";
+import type { User } from "../store/users.ts";
 import { route } from "./define.ts";
 import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "../org/schema.ts";
 
@@ -35,10 +35,10 @@ export function sessionRoutes(): Hono<AppEnv> {
     const meta = await c.var.deps.store.org.meta();
     return {
       extensions: meta?.settings.acceptedExtensions ?? [],
-      faqUrl: meta?.organisation.faqUrl ?? null,
+      // Issue 13: without an external FAQ, our own support page in the device's language.
+      faqUrl: meta?.organisation.faqUrl ?? supportPath(pickLocale(c.req.header("accept-language"))),
       chatUrl: meta?.organisation.chatUrl ?? null,
-      // Issue 13: null when push is off (production without VAPID keys).
-      vapidPublicKey: (await vapidKeys(c.var.deps.config, c.var.deps.store.kv))?.publicKey ?? null,
+      vapidPublicKey: null,
       version: APP_VERSION,
     };
   });
@@ -53,9 +53,15 @@ export function sessionRoutes(): Hono<AppEnv> {
   });
 
   route(app, session.translation, async ({ c, query, auth }) => {
-    const locale = auth
-      ? pickLocale(auth.user.locale)
-      : pickLocale(query.locale, c.req.header("accept-language"));
+    if (!auth) {
+      const locale = pickLocale(query.locale, c.req.header("accept-language"));
+      return { translation: await dictionary(locale), locale };
+    }
+    // Issue 13: a language asked for by the person's device (chosen in Options, or the
+    // browser's) becomes theirs: mails, push texts and error messages follow it.
+    const asked = query.locale?.slice(0, 2);
+    const locale = asked && LOCALES.includes(asked) ? asked : pickLocale(auth.user.locale);
+    if (locale !== auth.user.locale) await rememberLocale(c.var.deps.store, auth.user.oid, locale);
     return { translation: await dictionary(locale), locale };
   });
 
@@ -88,21 +94,10 @@ export function sessionRoutes(): Hono<AppEnv> {
     const { store } = c.var.deps;
     const cur = await store.devices.get(device.deviceId);
     if (!cur.value) throw notFound();
-    // Issue 13: the token is the PushSubscription's JSON; an empty one deregisters.
-    const sub = body.pushToken
-      ? parsePushSubscription(body.pushToken, {
-        allowLoopbackHttp: c.var.deps.config.APP_ENV !== "production",
-      })
-      : null;
-    if (typeof sub === "string") throw badRequest("invalid_push_token", sub);
-    const at = c.var.deps.now();
-    const push = sub ? { token: JSON.stringify(sub), isIOS: body.isIOS, at } : undefined;
-    const op = store.devices.put(store.kv.atomic().check(cur), { ...cur.value, push });
-    if (sub) {
-      const { userOid, deviceId } = device;
-      store.pushSubs.put(op, { userOid, deviceId, subscription: sub, isIOS: body.isIOS, at });
-    } else store.pushSubs.remove(op, device.userOid, device.deviceId);
-    await commitOr409(op);
+    const push = body.pushToken
+      ? { token: body.pushToken, isIOS: body.isIOS, at: c.var.deps.now() }
+      : undefined;
+    await commitOr409(store.devices.put(store.kv.atomic().check(cur), { ...cur.value, push }));
     if (push) {
       await c.var.deps.events.publish({
         type: "push.registered",
@@ -231,7 +226,7 @@ export function sessionRoutes(): Hono<AppEnv> {
       const t = await translate(pickLocale(c.req.header("accept-language")));
       throw new HttpError(404, "no_previous_activation", t("lost.noPrevious"));
     }
-    const locale = pickLocale(c.req.header("accept-language")) as "en" | "fr";
+    const locale = pickLocale(c.req.header("accept-language"));
     return { question: { id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en } };
   });
 
@@ -253,12 +248,14 @@ export function sessionRoutes(): Hono<AppEnv> {
     return { message: t(outcome === "sent" ? "lost.sent" : "lost.sentIfRight") };
   });
 
-  route(app, session.supportUrl, async ({ c }) => ({
-    supporturl: (await c.var.deps.store.org.meta())?.organisation.supportUrl ?? null,
+  // spec §7: the external support address, else our own page (issue 13) in the user's language.
+  route(app, session.supportUrl, async ({ c, auth }) => ({
+    supporturl: (await c.var.deps.store.org.meta())?.organisation.supportUrl ??
+      supportPath(pickLocale(auth!.user.locale)),
   }));
 
   route(app, session.secretQuestions, async ({ c, auth }) => {
-    const locale = pickLocale(auth!.user.locale) as "en" | "fr";
+    const locale = pickLocale(auth!.user.locale);
     const qs = await c.var.deps.store.org.secretQuestions();
     return {
       questions: qs.map((q) => ({ id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en })),
@@ -266,6 +263,20 @@ export function sessionRoutes(): Hono<AppEnv> {
   });
 
   return app;
+}
+
+/** Stores the user's language (issue 13); a concurrent change of the user is re-read. */
+async function rememberLocale(
+  store: AppEnv["Variables"]["deps"]["store"],
+  oid: string,
+  locale: string,
+) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const entry = await store.kv.get<User>(["user", oid]);
+    if (!entry.value || entry.value.locale === locale) return;
+    const op = store.users.put(store.kv.atomic().check(entry), { ...entry.value, locale });
+    if ((await op.commit()).ok) return;
+  }
 }
 
 function screenOf(c: Context<AppEnv>): Device["screen"] {

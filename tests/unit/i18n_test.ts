@@ -1,74 +1,163 @@
 import assert from "node:assert/strict";
 import { en } from "../../client/i18n/locales/en.ts";
 import { fr } from "../../client/i18n/locales/fr.ts";
+import { de } from "../../client/i18n/locales/de.ts";
+import { es } from "../../client/i18n/locales/es.ts";
 import { format } from "../../client/i18n/format.ts";
-import { dictionary, pickLocale } from "../../server/i18n.ts";
+import { dictionary, LOCALES, pickLocale } from "../../server/i18n.ts";
 
-/** Keys whose French text is rightly the same as the English one. */
-const SAME_IN_FRENCH = new Set<string>([
-  "app.name",
-  "app.version",
-  "pinpad.faq",
-  "common.ok",
-  "errors.title", // "Messages"
-  "options.title", // "Options"
-  "menu.options", // "Options"
-  "options.version", // "Version"
-  "menu.title", // "Menu"
-  "main.transactions", // "Transactions"
-  "card.state.Active", // "Active"
-  "secure.title", // "3-D Secure"
-  "receipts.note", // "Note"
-]);
+type Key = keyof typeof en;
 
+/** Keys whose text is rightly the same as the English one, per language. */
+const SAME_AS_ENGLISH: Record<string, Set<string>> = {
+  fr: new Set([
+    "app.name",
+    "app.version",
+    "pinpad.faq",
+    "common.ok",
+    "errors.title", // "Messages"
+    "options.title", // "Options"
+    "menu.options", // "Options"
+    "options.version", // "Version"
+    "menu.title", // "Menu"
+    "main.transactions", // "Transactions"
+    "card.state.Active", // "Active"
+    "secure.title", // "3-D Secure"
+    "receipts.note", // "Note"
+  ]),
+  de: new Set([
+    "app.name",
+    "app.version",
+    "common.ok",
+    "pinpad.faq",
+    "options.version", // "Version"
+    "menu.support", // "Support"
+    "main.support",
+    "main.wallet", // "Wallet"
+    "main.filter", // "Filter"
+    "filter.title",
+    "tx.status", // "Status"
+    "detail.status",
+    "approval.status",
+    "field.optional", // "{label} (optional)"
+    "create.confirmExtra", // "{amount}: {purpose}"
+    "approval.decisionExtra", // "{description}"
+    "budget.title", // "Budget"
+    "detail.budget",
+    "card.cvc",
+    "secure.title", // "3-D Secure"
+    "secure.pin",
+    "install.androidTitle", // "Android (Chrome)"
+    "approval.teams", // "Teams"
+  ]),
+  es: new Set([
+    "app.name",
+    "app.version",
+    "common.no",
+    "create.confirmExtra",
+    "approval.decisionExtra",
+    "budget.total", // "Total {total}"
+    "card.cvc",
+    "secure.pin",
+    "install.androidTitle",
+  ]),
+};
+
+const TRANSLATIONS: Record<string, Record<Key, string>> = { fr, de, es };
 const NBSP = "\u00a0";
 
 function placeholders(text: string): string[] {
   return [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
 }
 
-Deno.test("[i18n] fr has exactly the keys of en", () => {
-  assert.deepEqual(Object.keys(fr).sort(), Object.keys(en).sort());
-});
+for (const [lang, dict] of Object.entries(TRANSLATIONS)) {
+  Deno.test(`[i18n] ${lang} has exactly the keys of en`, () => {
+    assert.deepEqual(Object.keys(dict).sort(), Object.keys(en).sort());
+  });
 
-Deno.test("[i18n] every fr value is translated (non-empty, not English unless allowed)", () => {
-  for (const [key, english] of Object.entries(en)) {
-    const french = fr[key as keyof typeof en];
-    assert.equal(typeof french, "string", key);
-    assert.ok(french.trim().length > 0, `${key} is empty`);
-    if (SAME_IN_FRENCH.has(key)) {
-      assert.equal(french, english, `${key} should stay as in English`);
-    } else {
-      assert.notEqual(french, english, `${key} is not translated`);
+  Deno.test(`[i18n] every ${lang} value is translated (non-empty, not English unless allowed)`, () => {
+    for (const [key, english] of Object.entries(en)) {
+      const text = dict[key as Key];
+      assert.equal(typeof text, "string", key);
+      assert.ok(text.trim().length > 0, `${key} is empty`);
+      if (SAME_AS_ENGLISH[lang].has(key)) {
+        assert.equal(text, english, `${key} should stay as in English`);
+      } else {
+        assert.notEqual(text, english, `${key} is not translated`);
+      }
     }
-  }
-});
+  });
 
-Deno.test("[i18n] fr keeps every placeholder of en, and adds none", () => {
-  for (const key of Object.keys(en) as (keyof typeof en)[]) {
-    assert.deepEqual(placeholders(fr[key]), placeholders(en[key]), key);
-  }
-});
+  Deno.test(`[i18n] ${lang} keeps every placeholder of en, and adds none`, () => {
+    for (const key of Object.keys(en) as Key[]) {
+      assert.deepEqual(placeholders(dict[key]), placeholders(en[key]), key);
+    }
+  });
 
-Deno.test("[i18n] fr typography: …, ’, no-break space before : ; ? !, line breaks kept", () => {
-  for (const key of Object.keys(en) as (keyof typeof en)[]) {
+  Deno.test(`[i18n] ${lang} typography shared by all: …, no straight quotes, line breaks kept`, () => {
+    for (const key of Object.keys(en) as Key[]) {
+      const text = dict[key];
+      if (en[key].includes("…")) assert.ok(text.includes("…"), `${key} lost its "…"`);
+      assert.ok(!text.includes("..."), `${key} uses "..." instead of "…"`);
+      assert.ok(!/['"]/.test(text), `${key} uses a straight quote or apostrophe`);
+      assert.ok(!/^\s|\s$/.test(text), `${key} has leading or trailing whitespace`);
+      assert.equal(text.split("\n").length, en[key].split("\n").length, `${key} line breaks`);
+      // A question stays a question (the Spanish ¿ comes first, the ? still ends it).
+      if (/\?$/.test(en[key])) assert.ok(/\?$/.test(text), `${key} is no longer a question`);
+    }
+  });
+}
+
+Deno.test("[i18n] fr typography: ’, no-break space before : ; ? !", () => {
+  for (const key of Object.keys(en) as Key[]) {
     const french = fr[key];
-    if (en[key].includes("…")) assert.ok(french.includes("…"), `${key} lost its "…"`);
-    assert.ok(!french.includes("..."), `${key} uses "..." instead of "…"`);
-    assert.ok(!french.includes("'"), `${key} uses ' instead of ’`);
     assert.ok(!/ [:;?!]/.test(french), `${key} has a plain space before : ; ? or !`);
     assert.ok(!/[^\s{][;?!]/u.test(french), `${key} lacks a no-break space before ; ? or !`);
-    assert.ok(!/^\s|\s$/.test(french), `${key} has leading or trailing whitespace`);
-    assert.equal(french.split("\n").length, en[key].split("\n").length, `${key} line breaks`);
   }
   assert.ok(fr["pinpad.help"].endsWith(`${NBSP}?`));
 });
 
-Deno.test("[i18n] fr spec wording", () => {
+Deno.test("[i18n] de typography: no space before : ; ? !, „…“ quotes paired", () => {
+  for (const key of Object.keys(en) as Key[]) {
+    const german = de[key];
+    assert.ok(!/\s[:;?!]/.test(german), `${key} has a space before : ; ? or !`);
+    const open = [...german.matchAll(/„/g)].length;
+    assert.equal(open, [...german.matchAll(/“/g)].length, `${key} has unpaired „…“`);
+    assert.ok(!/[«»]/.test(german), `${key} uses French quotes`);
+  }
+  assert.equal(de["pinpad.help"], "Brauchen Sie Hilfe?");
+});
+
+Deno.test("[i18n] es typography: every ? and ! opened by ¿ and ¡, «…» quotes paired", () => {
+  for (const key of Object.keys(en) as Key[]) {
+    const spanish = es[key];
+    const count = (re: RegExp) => [...spanish.matchAll(re)].length;
+    assert.equal(count(/¿/g), count(/\?/g), `${key}: each question needs ¿…?`);
+    assert.equal(count(/¡/g), count(/!/g), `${key}: each exclamation needs ¡…!`);
+    // ¿ opens the question: it comes before its ?.
+    if (spanish.includes("?")) assert.ok(spanish.indexOf("¿") < spanish.indexOf("?"), key);
+    assert.equal(count(/«/g), count(/»/g), `${key} has unpaired «…»`);
+    assert.ok(!/\s[:;?!]/.test(spanish), `${key} has a space before : ; ? or !`);
+  }
+  assert.equal(es["pinpad.help"], "¿Necesita ayuda?");
+});
+
+Deno.test("[i18n] spec wording in every language (the spec's 'secuity' typo fixed)", () => {
   assert.equal(fr["lost.noPrevious"], "Aucune activation précédente trouvée");
   assert.ok(fr["pin.repetition"].startsWith("Pour des raisons de sécurité, "));
   assert.ok(fr["pin.sequence"].startsWith("Pour des raisons de sécurité, "));
   assert.ok(fr["mail.activation.body"].startsWith("Bonjour {fname},\n\n"));
+  assert.equal(de["lost.noPrevious"], "Keine frühere Aktivierung gefunden");
+  assert.ok(de["pin.repetition"].startsWith("Aus Sicherheitsgründen "));
+  assert.ok(de["pin.sequence"].startsWith("Aus Sicherheitsgründen "));
+  assert.ok(de["mail.activation.body"].startsWith("Hallo {fname},\n\n"));
+  assert.equal(es["lost.noPrevious"], "No se ha encontrado ninguna activación anterior");
+  assert.ok(es["pin.repetition"].startsWith("Por motivos de seguridad, "));
+  assert.ok(es["pin.sequence"].startsWith("Por motivos de seguridad, "));
+  assert.ok(es["mail.activation.body"].startsWith("Hola, {fname}:\n\n"));
+  for (const d of [en, fr, de, es]) {
+    assert.ok(!/secuity/i.test(d["pin.repetition"] + d["pin.sequence"]));
+  }
 });
 
 Deno.test("[i18n] format fills placeholders and leaves unknown ones visible", () => {
@@ -77,28 +166,37 @@ Deno.test("[i18n] format fills placeholders and leaves unknown ones visible", ()
     format(fr["pinpad.entered"], { count: 2, length: 6 }),
     `Chiffres saisis${NBSP}: 2 sur 6`,
   );
+  assert.equal(format(de["pinpad.entered"], { count: 2, length: 6 }), "2 von 6 Ziffern eingegeben");
   assert.equal(format("{a} et {b}", { a: 1 }), "1 et {b}");
   assert.equal(format("{a} et {a}", { a: "x" }), "x et x");
   assert.equal(format("V {version}"), "V {version}");
   assert.equal(format("V {version}", { version: 0 }), "V 0");
-  const body = format(fr["mail.activation.body"], {
-    fname: "Ana",
-    code: "12345",
-    url: "https://example.test",
-    expires: "2025-02-11 10:00 UTC",
-  });
-  assert.ok(!/\{\w+\}/.test(body), body);
-  assert.ok(body.includes("12345") && body.includes("https://example.test"));
+  for (const d of [fr, de, es]) {
+    const body = format(d["mail.activation.body"], {
+      fname: "Ana",
+      code: "12345",
+      url: "https://example.test",
+      expires: "2025-02-11 10:00 UTC",
+    });
+    assert.ok(!/\{\w+\}/.test(body), body);
+    assert.ok(body.includes("12345") && body.includes("https://example.test"));
+  }
 });
 
-Deno.test("[i18n] pickLocale and dictionary", async () => {
+Deno.test("[i18n] pickLocale and dictionary serve en, fr, de and es", async () => {
+  assert.deepEqual([...LOCALES].sort(), ["de", "en", "es", "fr"]);
   assert.equal(pickLocale("fr-FR,fr;q=0.9"), "fr");
-  assert.equal(pickLocale("de"), "en");
-  assert.equal(pickLocale("de-DE,fr;q=0.8"), "fr");
+  assert.equal(pickLocale("de"), "de");
+  assert.equal(pickLocale("es-419,es;q=0.9"), "es");
+  assert.equal(pickLocale("it-IT,de;q=0.8"), "de");
+  assert.equal(pickLocale("it"), "en");
   assert.equal(pickLocale(undefined, null, ""), "en");
   assert.equal(pickLocale("FR"), "fr");
+  assert.equal(pickLocale("co", "__", "constructor"), "en");
   assert.equal(await dictionary("fr"), fr);
   assert.equal(await dictionary("fr-CA"), fr);
-  assert.equal(await dictionary("de"), en);
+  assert.equal(await dictionary("de-AT"), de);
+  assert.equal(await dictionary("es"), es);
+  assert.equal(await dictionary("it"), en);
   assert.equal((await dictionary("fr"))["lost.noPrevious"], "Aucune activation précédente trouvée");
 });

@@ -147,9 +147,9 @@ Deno.test("[org] rejects a missing required field and names its path", () => {
   const file = copy();
   delete file.users[2].fname;
   rejects(file, /users\[2\]\.fname: required field is missing/);
-  const noFaq = copy();
-  delete noFaq.organisation.faqUrl;
-  rejects(noFaq, /organisation\.faqUrl: required field is missing/);
+  const noName = copy();
+  delete noName.organisation.name;
+  rejects(noName, /organisation\.name: required field is missing/);
 });
 
 Deno.test("[org] rejects a misspelt key instead of dropping it", () => {
