@@ -1,28 +1,93 @@
+import type { Comment } from "../api/contract/requests.ts";
 import { requests as reqApi } from "../api/contract/requests.ts";
-import { call } from "../api/http.ts";
+import { transactions as txApi } from "../api/contract/transactions.ts";
+import { call, NetworkError } from "../api/http.ts";
+import { txDetail } from "../state/transactions.ts";
 import { pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { messageOf } from "./messages.ts";
 
 // Comments on whatever a detail panel shows (request, card, transaction): the add and the
 // delete are the same everywhere but the call that adds and the list that is re-read.
+// Adding is safe to replay (issue 13): it carries an idempotency key and, without a
+// network, waits in the offline queue, shown as pending under the comments.
+
+type CommentCall = "request.addComment" | "transaction.addComment";
+
+/** Which add call a caller's `send` makes: the transaction's on a transaction, else the request's. */
+function callFor(oid: string, send: CommentCall | ((oid: string, text: string) => unknown)) {
+  if (typeof send === "string") return send;
+  return txDetail.value?.oid === oid ? "transaction.addComment" : "request.addComment";
+}
 
 /**
- * Adds `text` on `oid` through `send` (blocking), then re-reads the comments; false, with
- * a banner, when it failed or there was nothing to send.
+ * The offline queue, loaded on first use: this module is in the first load (the request
+ * actions import it) and the queue is not (first-load budget). The main area has loaded
+ * it already by the time a comment can be written.
+ */
+const offline = () => import("../offline/replay.ts");
+
+/** The lists to re-read when a queued comment lands, for as long as this page lives. */
+const reloaders = new Map<string, (oid: string) => Promise<void>>();
+
+/** A queued comment that landed: its list re-read, or appended to the open transaction. */
+export async function commentLanded(
+  w: { key: string; target: string },
+  answer: unknown,
+): Promise<void> {
+  const reload = reloaders.get(w.key);
+  reloaders.delete(w.key);
+  if (reload) return await reload(w.target);
+  // Queued before the app was last opened: the open transaction shows it at once.
+  const c = (answer as { comment?: Comment } | undefined)?.comment;
+  const d = txDetail.value;
+  if (c && d?.oid === w.target && !d.comments.some((x) => x.oid === c.oid)) {
+    txDetail.value = { ...d, comments: [...d.comments, c] };
+  }
+}
+
+/**
+ * Adds `text` on `oid` (blocking), then re-reads the comments; false, with a banner, when
+ * it failed or there was nothing to send. `send` names the add call (`request.addComment`
+ * for requests and cards, `transaction.addComment`); a function (the older form) is not
+ * called but tells nothing more than the open transaction does, so the call is chosen by
+ * whether `oid` is the transaction on screen. Without a network the comment is queued and
+ * true is returned (the box empties; the comment shows as pending).
  */
 export async function sendComment(
   oid: string | undefined,
   text: string,
-  send: (oid: string, text: string) => Promise<unknown>,
+  send: CommentCall | ((oid: string, text: string) => Promise<unknown>),
   reload: (oid: string) => Promise<void>,
 ): Promise<boolean> {
   if (!oid || !text.trim()) return false;
+  const comment = text.trim();
+  const name = callFor(oid, send);
+  const key = crypto.randomUUID();
+  const q = await offline();
+  const queue = async () => {
+    const queued = await q.enqueue({
+      key,
+      kind: "comment",
+      target: oid,
+      label: comment,
+      call: { ep: name, body: { oid, comment } },
+    });
+    if (queued) reloaders.set(key, reload);
+    return queued;
+  };
   const ok = await busy(async () => {
+    // Writes already wait: this one goes behind them, so they land in the order written.
+    if (q.hasPending() && await queue()) return true;
     try {
-      await send(oid, text.trim());
+      await call(name === "transaction.addComment" ? txApi.addComment : reqApi.addComment, {
+        body: { oid, comment },
+        headers: { [q.IDEMPOTENCY_KEY_HEADER]: key },
+      });
+      q.kickQueue();
       return true;
     } catch (err) {
+      if (err instanceof NetworkError && await queue()) return true;
       pushBanner(messageOf(err));
       return false;
     }

@@ -88,6 +88,7 @@ export async function uploadChosen(): Promise<void> {
   if (!s || !s.files.length) return;
   const record = s.record;
   await busy(async () => {
+    let queued = false;
     for (const f of s.files) {
       patch({ upload: { name: f.name, percent: 0 } });
       try {
@@ -96,7 +97,9 @@ export async function uploadChosen(): Promise<void> {
           { record, documenttype: "document", secure: s.secure },
           (percent) => patch({ upload: { name: f.name, percent } }),
         );
-        applyCounts(record, r);
+        // null: no network, the file waits in the offline queue (issue 13).
+        if (r) applyCounts(record, r);
+        else queued = true;
       } catch (err) {
         // spec §8: upload error — the loading indicator stops.
         patch({ upload: null });
@@ -104,7 +107,7 @@ export async function uploadChosen(): Promise<void> {
         return;
       }
     }
-    showNotice(t("docs.uploaded"));
+    if (!queued) showNotice(t("docs.uploaded"));
   });
   // spec §4: the file list is cleared and the document list reloads after 1.5 s.
   patch({ files: [] });

@@ -2,6 +2,7 @@ import { documents as api, UPLOAD_PATH, type UploadResponse } from "../api/contr
 import { deleteRemote, uploadFile } from "../api/files.ts";
 import { call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
+import { enqueue, hasPending, kickQueue } from "../offline/replay.ts";
 import { appConfig } from "../state/session.ts";
 import { askConfirm } from "../state/ui.ts";
 
@@ -100,25 +101,49 @@ async function prepare(file: File): Promise<{ file: Blob; name: string; preview:
   return { file, name: file.name, preview: null };
 }
 
-/** Sends one checked file to a transaction (receipt or document), reporting its percent. */
+/**
+ * Sends one checked file to a transaction (receipt or document), reporting its percent, with
+ * an idempotency key. Without a network (or behind writes already waiting) the prepared
+ * file goes into the offline queue instead and null is returned: it is sent, once, when
+ * the network returns (issue 13).
+ */
 export async function sendFile(
   file: File,
   fields: { record: string; documenttype: "receipt" | "document"; secure?: boolean },
   onProgress: (percent: number) => void,
-): Promise<UploadResponse> {
+): Promise<UploadResponse | null> {
   const p = await prepare(file);
-  return await uploadFile(UPLOAD_PATH, {
-    file: p.file,
-    name: p.name,
-    preview: p.preview,
-    fields: {
-      record: fields.record,
-      documenttype: fields.documenttype,
-      documentsecurity: fields.secure ? "1" : "0",
-      archive: "false",
-    },
-    onProgress,
-  });
+  const key = crypto.randomUUID();
+  const form = {
+    record: fields.record,
+    documenttype: fields.documenttype,
+    documentsecurity: fields.secure ? "1" : "0",
+    archive: "false",
+  };
+  const queue = () =>
+    enqueue({
+      key,
+      kind: fields.documenttype,
+      target: fields.record,
+      label: p.name,
+      call: { upload: { path: UPLOAD_PATH, fields: form, name: p.name } },
+    }, { file: p.file, preview: p.preview });
+  if (hasPending() && await queue()) return null;
+  try {
+    const r = await uploadFile(UPLOAD_PATH, {
+      file: p.file,
+      name: p.name,
+      preview: p.preview,
+      fields: form,
+      onProgress,
+      idempotencyKey: key,
+    });
+    kickQueue();
+    return r;
+  } catch (err) {
+    if (err instanceof NetworkError && await queue()) return null;
+    throw err;
+  }
 }
 
 /**

@@ -1,8 +1,16 @@
 import { CONTENT_PATH, documents as api, RECEIPT_NOTE_MAX } from "../api/contract/documents.ts";
 import type { Receipt } from "../api/contract/documents.ts";
+import type { UploadResponse } from "../api/contract/documents.ts";
 import { fetchFile } from "../api/files.ts";
-import { call } from "../api/http.ts";
+import { call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
+import {
+  enqueue,
+  hasPending,
+  IDEMPOTENCY_KEY_HEADER,
+  kickQueue,
+  onReplayed,
+} from "../offline/replay.ts";
 import { noteDraft, receiptUpload, txReceipts } from "../state/receipts.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
 import { askConfirm, closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
@@ -44,6 +52,36 @@ export function applyCounts(txOid: string, counts: { nbReceipts: number; nbDocum
   );
 }
 
+/** A receipt (or document) the server now has: its counts and the list on screen. */
+function applyUpload(txOid: string, r: UploadResponse): void {
+  applyCounts(txOid, r);
+  const list = txReceipts.value;
+  if (r.receipt && list?.txOid === txOid && !list.receipts.some((x) => x.oid === r.receipt!.oid)) {
+    txReceipts.value = { txOid, receipts: [...list.receipts, r.receipt] };
+  }
+}
+
+function applyNote(txOid: string, saved: Receipt): void {
+  const list = txReceipts.value;
+  if (list?.txOid === txOid) {
+    txReceipts.value = {
+      txOid,
+      receipts: list.receipts.map((x) => x.oid === saved.oid ? saved : x),
+    };
+  }
+}
+
+// Queued writes (issue 13) that landed: shown as if they had just been made.
+onReplayed("receipt", async (w, answer) => {
+  applyUpload(w.target, answer as UploadResponse);
+  await refreshRequests();
+});
+onReplayed("document", (w, answer) => applyCounts(w.target, answer as UploadResponse));
+onReplayed("note", (w, answer) => {
+  const saved = (answer as { expenseReceipt?: Receipt } | undefined)?.expenseReceipt;
+  if (saved) applyNote(w.target, saved);
+});
+
 /**
  * Attach receipt (camera or files): checked (spec §5, §8 alert), made smaller on the device,
  * sent with its percent showing, then the receipts and the lists are re-read (the overdue
@@ -59,11 +97,11 @@ export async function attachReceipt(file: File): Promise<boolean> {
       const r = await sendFile(file, { record: txOid, documenttype: "receipt" }, (percent) => {
         receiptUpload.value = { name: file.name, percent };
       });
-      applyCounts(txOid, r);
-      if (r.receipt && txReceipts.value?.txOid === txOid) {
-        txReceipts.value = { txOid, receipts: [...txReceipts.value.receipts, r.receipt] };
+      // null: no network, it waits in the offline queue, shown as pending (issue 13).
+      if (r) {
+        applyUpload(txOid, r);
+        showNotice(t("receipts.attached"));
       }
-      showNotice(t("receipts.attached"));
       return true;
     } catch (err) {
       // spec §8 upload error: the loading indicator stops.
@@ -132,24 +170,37 @@ export async function saveNote(): Promise<void> {
     noteDraft.value = { ...d, error: t("receipts.noteTooLong", { max: RECEIPT_NOTE_MAX }) };
     return;
   }
-  const saved = await busy(async () => {
+  const key = crypto.randomUUID();
+  const body = { expenseReceipt: { oid: d.receiptOid, note: d.note } };
+  // Without a network the note waits in the offline queue, shown as pending (issue 13).
+  const queue = () =>
+    enqueue({
+      key,
+      kind: "note",
+      target: txOid,
+      ref: d.receiptOid,
+      label: d.note,
+      call: { ep: "receipt.saveNote", body },
+    });
+  const saved = await busy(async (): Promise<Receipt | "queued" | null> => {
+    if (hasPending() && await queue()) return "queued";
     try {
-      const r = await call(api.saveNote, {
-        body: { expenseReceipt: { oid: d.receiptOid, note: d.note } },
-      });
+      const r = await call(api.saveNote, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
+      kickQueue();
       return r.expenseReceipt;
     } catch (err) {
+      if (err instanceof NetworkError && await queue()) return "queued";
       noteDraft.value = { ...d, error: messageOf(err) };
       return null;
     }
   });
   if (!saved) return;
-  if (txReceipts.value?.txOid === txOid) {
-    txReceipts.value = {
-      txOid,
-      receipts: txReceipts.value.receipts.map((x) => x.oid === saved.oid ? saved : x),
-    };
+  if (saved === "queued") {
+    noteDraft.value = null;
+    closeSheet();
+    return;
   }
+  applyNote(txOid, saved);
   noteDraft.value = null;
   closeSheet();
   showNotice(t("receipts.noteSaved"));

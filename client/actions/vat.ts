@@ -1,8 +1,17 @@
 import { requests as reqApi } from "../api/contract/requests.ts";
 import type { Transaction } from "../api/contract/transactions.ts";
 import { vat as api } from "../api/contract/vat.ts";
-import { call } from "../api/http.ts";
+import { call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
+import {
+  enqueue,
+  hasPending,
+  IDEMPOTENCY_KEY_HEADER,
+  kickQueue,
+  onReplayed,
+  QUEUEABLE,
+} from "../offline/replay.ts";
+import type { JsonCall } from "../offline/queue.ts";
 import {
   type DoTax,
   doTaxOfFlag,
@@ -41,14 +50,69 @@ function showTransaction(tx: Transaction): void {
   );
 }
 
+// Queued VAT writes (issue 13) that landed: the transaction as the server now has it.
+onReplayed("dotax", (_w, answer) => {
+  const tx = (answer as { transaction?: Transaction } | undefined)?.transaction;
+  if (tx) showTransaction(tx);
+});
+onReplayed("review", async (w, answer) => {
+  const list = (answer as { transactions?: Transaction[] } | undefined)?.transactions ?? [];
+  const done = list.find((x) => x.oid === w.target);
+  if (done) showTransaction(done);
+  await refreshRequests();
+});
+
+/** One VAT write: what it is, its call and how it shows while it waits. */
+interface VatWrite {
+  kind: "dotax" | "review";
+  label: string;
+  call: JsonCall & { ep: "vat.setDoTax" | "vat.review" };
+}
+
+/**
+ * Sends VAT writes in order, each with an idempotency key; from the first one that finds
+ * no network on (or from the start when writes already wait), they go into the offline
+ * queue in the same order. 'sent' with the last answer, 'queued', or the error.
+ */
+async function sendVat(
+  oid: string,
+  writes: VatWrite[],
+): Promise<{ sent: unknown } | "queued"> {
+  let answer: unknown = null;
+  let queueing = hasPending();
+  for (const w of writes) {
+    const key = crypto.randomUUID();
+    const item = { key, kind: w.kind, target: oid, label: w.label, call: w.call };
+    if (queueing && await enqueue(item)) continue;
+    try {
+      // deno-lint-ignore no-explicit-any
+      answer = await call(QUEUEABLE[w.call.ep] as any, {
+        query: w.call.query,
+        body: w.call.body,
+        headers: { [IDEMPOTENCY_KEY_HEADER]: key },
+      });
+    } catch (err) {
+      if (!(err instanceof NetworkError) || !(await enqueue(item))) throw err;
+      queueing = true;
+    }
+  }
+  if (queueing) return "queued";
+  kickQueue();
+  return { sent: answer };
+}
+
 /** spec §2 VAT choice (unknown, no VAT, has VAT): set at once with pwasetreceiptdotax. */
 export async function setVatFlag(dotax: DoTax): Promise<void> {
   const oid = txDetail.value?.oid;
   if (!oid) return;
   await busy(async () => {
     try {
-      const r = await call(api.setDoTax, { query: { oid, dotax } });
-      showTransaction(r.transaction);
+      const r = await sendVat(oid, [{
+        kind: "dotax",
+        label: dotax,
+        call: { ep: "vat.setDoTax", query: { oid, dotax } },
+      }]);
+      if (r !== "queued") showTransaction((r.sent as { transaction: Transaction }).transaction);
     } catch (err) {
       pushBanner(messageOf(err));
     }
@@ -186,27 +250,41 @@ export async function submitVat(): Promise<void> {
   const ok = await busy(async () => {
     try {
       const flag = advanced && lines.length ? true : d.flag;
+      const writes: VatWrite[] = [];
       if (flag !== tx.collectVatFlag) {
-        await call(api.setDoTax, { query: { oid: tx.oid, dotax: doTaxOfFlag(flag) } });
+        const dotax = doTaxOfFlag(flag);
+        writes.push({
+          kind: "dotax",
+          label: dotax,
+          call: { ep: "vat.setDoTax", query: { oid: tx.oid, dotax } },
+        });
       }
-      const r = await call(api.review, {
-        body: {
-          transactions: [{
-            oid: tx.oid,
-            archive: false,
-            countryId: lines.length ? d.countryId : null,
-            vat1Oid: line(0)?.oid ?? null,
-            vat2Oid: line(1)?.oid ?? null,
-            vat3Oid: line(2)?.oid ?? null,
-            vat1Amount: line(0) ? Number(line(0)!.amount) : null,
-            vat2Amount: line(1) ? Number(line(1)!.amount) : null,
-            vat3Amount: line(2) ? Number(line(2)!.amount) : null,
-            typeOid: s.typeEnabled === "false" ? null : d.typeOid,
-            accountingCodeOid: s.accountingCodeEnabled === "false" ? null : d.accountingCodeOid,
-          }],
+      writes.push({
+        kind: "review",
+        label: t("vat.title"),
+        call: {
+          ep: "vat.review",
+          body: {
+            transactions: [{
+              oid: tx.oid,
+              archive: false,
+              countryId: lines.length ? d.countryId : null,
+              vat1Oid: line(0)?.oid ?? null,
+              vat2Oid: line(1)?.oid ?? null,
+              vat3Oid: line(2)?.oid ?? null,
+              vat1Amount: line(0) ? Number(line(0)!.amount) : null,
+              vat2Amount: line(1) ? Number(line(1)!.amount) : null,
+              vat3Amount: line(2) ? Number(line(2)!.amount) : null,
+              typeOid: s.typeEnabled === "false" ? null : d.typeOid,
+              accountingCodeOid: s.accountingCodeEnabled === "false" ? null : d.accountingCodeOid,
+            }],
+          },
         },
       });
-      const done = r.transactions.find((x) => x.oid === tx.oid);
+      const r = await sendVat(tx.oid, writes);
+      if (r === "queued") return "queued";
+      const done = (r.sent as { transactions: Transaction[] }).transactions
+        .find((x) => x.oid === tx.oid);
       if (done) showTransaction(done);
       return true;
     } catch (err) {
@@ -217,6 +295,7 @@ export async function submitVat(): Promise<void> {
   if (!ok) return;
   vatDraft.value = null;
   closeSheet();
+  if (ok === "queued") return;
   showNotice(t("vat.saved"));
   await refreshRequests();
 }

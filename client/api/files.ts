@@ -13,6 +13,8 @@ export interface UploadInput {
   preview?: Blob | null;
   fields: Record<string, string>;
   onProgress?: (percent: number) => void;
+  /** Sent as Idempotency-Key: a repeat of this upload is answered, not stored twice. */
+  idempotencyKey?: string;
 }
 
 function errorOf(status: number, text: string): ApiError {
@@ -36,6 +38,7 @@ export function uploadFile(path: string, input: UploadInput): Promise<UploadResp
     xhr.open("POST", `/bonita${path}`);
     xhr.setRequestHeader("accept", "application/json");
     if (credentials.bearer) xhr.setRequestHeader("authorization", `Bearer ${credentials.bearer}`);
+    if (input.idempotencyKey) xhr.setRequestHeader("idempotency-key", input.idempotencyKey);
     xhr.upload.onprogress = (e) => {
       if (e.lengthComputable && e.total > 0) {
         input.onProgress?.(Math.min(100, Math.round((e.loaded / e.total) * 100)));

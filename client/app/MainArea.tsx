@@ -1,8 +1,10 @@
 import "../i18n/complete.ts"; // the rest of English, with this chunk
 import { useSignals } from "@preact/signals-react/runtime";
+import { FailedWrites } from "../components/FailedWrites.tsx";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
 import { SheetHost } from "./SheetHost.tsx";
+export * as push from "./push_main.ts"; // issue 13: deep links, Options switch, registration refresh
 
 /**
  * Everything shown after unlock, in its own chunk: the PIN pad loads without it (first-load
@@ -12,6 +14,7 @@ export default function MainArea() {
   useSignals();
   return (
     <>
+      <FailedWrites />
       <MainScreen />
       <SheetHost />
       <MainMenuPanel />

@@ -3,7 +3,9 @@ import { useSignals } from "@preact/signals-react/runtime";
 import type { Comment } from "../api/contract/requests.ts";
 import { t } from "../i18n/index.ts";
 import { shortDateTime } from "../lib/dates.ts";
+import type { OutqView } from "../state/outq.ts";
 import { working } from "../state/session.ts";
+import { QueuedState } from "./FailedWrites.tsx";
 
 /**
  * spec §2 comments with an add box (request and approval detail): only deletable comments
@@ -14,11 +16,14 @@ export function Comments(props: {
   /** Resolves true when the comment landed (the box is then emptied). */
   onAdd?: (text: string) => Promise<boolean>;
   onDelete?: (oid: string) => void;
+  /** Comments written without a network, waiting in the offline queue (issue 13). */
+  pending?: OutqView[];
 }) {
   useSignals();
   const [text, setText] = useState("");
   const busy = working.value;
   const onAdd = props.onAdd;
+  const pending = props.pending ?? [];
   return (
     <section aria-label={t("detail.comments")}>
       <h3>{t("detail.comments")}</h3>
@@ -49,7 +54,23 @@ export function Comments(props: {
             ))}
           </ul>
         )
+        : pending.length
+        ? null
         : <p className="empty">{t("detail.noComments")}</p>}
+      {pending.length
+        ? (
+          <ul className="comments" aria-label={t("outq.pending")}>
+            {pending.map((e) => (
+              <li key={e.seq} className="comment pending">
+                <div className="comment-head">
+                  <QueuedState entry={e} />
+                </div>
+                <p>{e.label}</p>
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
       {onAdd
         ? (
           <form

@@ -6,9 +6,11 @@ import { acceptList } from "../../actions/files.ts";
 import { messageOf } from "../../actions/messages.ts";
 import { attachReceipt, fileOf, openNote, removeReceipt } from "../../actions/receipts.ts";
 import { FileView } from "../../components/FileView.tsx";
+import { QueuedState } from "../../components/FailedWrites.tsx";
 import { ProgressBar } from "../../components/ProgressBar.tsx";
 import { t } from "../../i18n/index.ts";
 import { shortName } from "../../lib/file_display.ts";
+import { queuedFor } from "../../state/outq.ts";
 import { accounting, receiptUpload, txReceipts } from "../../state/receipts.ts";
 import { working } from "../../state/session.ts";
 
@@ -85,6 +87,9 @@ export function ReceiptsSection(props: { tx: Transaction }) {
   const [shown, setShown] = useState<string | null>(null);
   const current = list.find((r) => r.oid === shown) ?? list[0];
   const upload = receiptUpload.value;
+  // Written without a network (issue 13): receipts and notes waiting in the offline queue.
+  const queued = queuedFor("receipt", tx.oid);
+  const notes = queuedFor("note", tx.oid);
   const busy = working.value;
   const canAttach = !tx.readOnlyVAT;
   const accept = accounting.value.limitReceiptAttachementFormat ? acceptList() : undefined;
@@ -117,6 +122,11 @@ export function ReceiptsSection(props: { tx: Transaction }) {
                 >
                   {t("receipts.note")}
                 </button>
+                {notes.filter((n) => n.ref === r.oid).map((n) => (
+                  <span key={n.seq} className="queued-note">
+                    {n.label} <QueuedState entry={n} />
+                  </span>
+                ))}
                 {r.canBeDeleted === 1 && !tx.readOnlyVAT
                   ? (
                     <button
@@ -130,6 +140,17 @@ export function ReceiptsSection(props: { tx: Transaction }) {
                     </button>
                   )
                   : null}
+              </li>
+            ))}
+          </ul>
+        )
+        : null}
+      {queued.length
+        ? (
+          <ul className="receipt-list" aria-label={t("outq.pending")}>
+            {queued.map((e) => (
+              <li key={e.seq} className="pending">
+                <span>{shortName(e.label)}</span> <QueuedState entry={e} />
               </li>
             ))}
           </ul>

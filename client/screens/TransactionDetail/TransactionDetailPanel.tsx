@@ -11,6 +11,7 @@ import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
 import { cutReason, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
 import { amountDisplay } from "../../lib/transaction_view.ts";
+import { queuedFor } from "../../state/outq.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
@@ -124,6 +125,7 @@ export function TransactionDetailBody() {
         comments={d.comments}
         onAdd={moved ? undefined : addTransactionComment}
         onDelete={deleteTransactionComment}
+        pending={queuedFor("comment", d.oid)}
       />
     </div>
   );

@@ -4,6 +4,8 @@ import { openDocuments } from "../../actions/documents.ts";
 import { openVat, setVatFlag } from "../../actions/vat.ts";
 import { t, type TranslationKey } from "../../i18n/index.ts";
 import { type DoTax, doTaxOfFlag, linesOf } from "../../lib/vat.ts";
+import { QueuedState } from "../../components/FailedWrites.tsx";
+import { queuedFor } from "../../state/outq.ts";
 import { accounting } from "../../state/receipts.ts";
 import { working } from "../../state/session.ts";
 
@@ -19,7 +21,12 @@ export function VatRow(props: { tx: Transaction }) {
   useSignals();
   const tx = props.tx;
   const busy = working.value;
-  const current = doTaxOfFlag(tx.collectVatFlag);
+  // A choice waiting in the offline queue (issue 13) shows as chosen, marked pending.
+  const queued = queuedFor("dotax", tx.oid).at(-1);
+  const review = queuedFor("review", tx.oid).at(-1);
+  const current = queued && queued.state !== "failed"
+    ? queued.label as DoTax
+    : doTaxOfFlag(tx.collectVatFlag);
   const advanced = accounting.value.vatMode === "advanced";
   const lines = linesOf(tx).filter((l) => l.oid).length;
   return (
@@ -42,11 +49,13 @@ export function VatRow(props: { tx: Transaction }) {
           ))}
         </div>
       </div>
+      {queued ? <QueuedState entry={queued} /> : null}
       <div className="detail-actions">
         <button type="button" className="secondary" disabled={busy} onClick={() => void openVat()}>
           {advanced ? t("vat.linesCount", { count: lines }) : t("vat.open")}
           {tx.reviewed ? ` · ${t("vat.reviewed")}` : ""}
         </button>
+        {review ? <QueuedState entry={review} /> : null}
         <button
           type="button"
           className="secondary"
