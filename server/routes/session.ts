@@ -15,6 +15,8 @@ import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
 import { addressKey } from "../middleware/peer.ts";
 import { dictionary, LOCALES, pickLocale, translate } from "../i18n.ts";
 import { supportPath } from "../support/pages.ts";
+import { vapidKeys } from "../push/keys.ts";
+import { parsePushSubscription } from "../push/subscription.ts";
 import type { Device } from "../store/devices.ts";
 import type { User } from "../store/users.ts";
 import { route } from "./define.ts";
@@ -38,7 +40,8 @@ export function sessionRoutes(): Hono<AppEnv> {
       // Issue 13: without an external FAQ, our own support page in the device's language.
       faqUrl: meta?.organisation.faqUrl ?? supportPath(pickLocale(c.req.header("accept-language"))),
       chatUrl: meta?.organisation.chatUrl ?? null,
-      vapidPublicKey: null,
+      // Issue 13: null when push is off (production without VAPID keys).
+      vapidPublicKey: (await vapidKeys(c.var.deps.config, c.var.deps.store.kv))?.publicKey ?? null,
       version: APP_VERSION,
     };
   });
@@ -94,10 +97,21 @@ export function sessionRoutes(): Hono<AppEnv> {
     const { store } = c.var.deps;
     const cur = await store.devices.get(device.deviceId);
     if (!cur.value) throw notFound();
-    const push = body.pushToken
-      ? { token: body.pushToken, isIOS: body.isIOS, at: c.var.deps.now() }
-      : undefined;
-    await commitOr409(store.devices.put(store.kv.atomic().check(cur), { ...cur.value, push }));
+    // Issue 13: the token is the PushSubscription's JSON; an empty one deregisters.
+    const sub = body.pushToken
+      ? parsePushSubscription(body.pushToken, {
+        allowLoopbackHttp: c.var.deps.config.APP_ENV !== "production",
+      })
+      : null;
+    if (typeof sub === "string") throw badRequest("invalid_push_token", sub);
+    const at = c.var.deps.now();
+    const push = sub ? { token: JSON.stringify(sub), isIOS: body.isIOS, at } : undefined;
+    const op = store.devices.put(store.kv.atomic().check(cur), { ...cur.value, push });
+    if (sub) {
+      const { userOid, deviceId } = device;
+      store.pushSubs.put(op, { userOid, deviceId, subscription: sub, isIOS: body.isIOS, at });
+    } else store.pushSubs.remove(op, device.userOid, device.deviceId);
+    await commitOr409(op);
     if (push) {
       await c.var.deps.events.publish({
         type: "push.registered",

@@ -899,18 +899,24 @@ Deno.test(
 // ---------------------------------------------------------------------------------------------
 // pwaregisterpushtoken
 
+/** A PushSubscription's JSON (issue 13 checks its shape: tests/server/push_test.ts). */
+const SUBSCRIPTION = JSON.stringify({
+  endpoint: "https://push.example.com/abc",
+  keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },
+});
+
 Deno.test(
   "[session] pwaregisterpushtoken stores the push token for the token's device",
   withApp(async (api) => {
     const { token, deviceId } = await api.activate(DEMO.employee);
     const r = await api.call("POST", `${E}/pwaregisterpushtoken`, {
-      body: { pushToken: '{"endpoint":"https://push.example/abc"}', deviceId, isIOS: false },
+      body: { pushToken: SUBSCRIPTION, deviceId, isIOS: false },
       headers: bearer(token),
     });
     assertOk(r);
     assert.deepEqual(r.json, { result: "OK" });
     const d = (await api.deps.store.devices.get(deviceId)).value!;
-    assert.equal(d.push?.token, '{"endpoint":"https://push.example/abc"}');
+    assert.equal(JSON.parse(d.push!.token).endpoint, "https://push.example.com/abc");
     assert.equal(d.push?.isIOS, false);
     // An empty push token clears the registration.
     assertOk(
@@ -1103,7 +1109,7 @@ Deno.test(
     const { token, deviceId } = await api.activate(DEMO.employee);
     for (const { method, path } of BEARER_CALLS) {
       const body = path.endsWith("pwaregisterpushtoken")
-        ? { pushToken: "p", deviceId, isIOS: false }
+        ? { pushToken: SUBSCRIPTION, deviceId, isIOS: false }
         : undefined;
       assertOk(await api.call(method, path, { body, headers: bearer(token) }));
     }
