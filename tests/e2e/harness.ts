@@ -24,6 +24,18 @@ export interface Env {
   close(): Promise<void>;
 }
 
+/** GUIDE §3: Debian's Chromium, headless, nothing fetched in the background. */
+const CHROME_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
 /** Starts a real server on port 0 with the given build and a fresh Chromium. */
 export async function start(flavour: Flavour): Promise<Env> {
   const config = parseConfig({
@@ -45,16 +57,7 @@ export async function start(flavour: Flavour): Promise<Env> {
   const browser = await puppeteer.launch({
     executablePath: chromePath(),
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
+    args: CHROME_ARGS,
   });
   const contexts: { close(): Promise<void> }[] = [];
   return {
@@ -87,6 +90,43 @@ export async function start(flavour: Flavour): Promise<Env> {
       await browser.close();
       await server.shutdown();
       deps.store.kv.close();
+    },
+  };
+}
+
+/**
+ * A browser profile on disk, for what must survive closing the browser (issue 13: the
+ * offline write queue). `open()` launches a Chromium of its own on the profile and returns
+ * its page (360×640, touch, like newPage); `close()` quits that browser and keeps the
+ * profile; `remove()` quits and deletes it. Not closed by env.close().
+ */
+export async function diskProfile() {
+  const dir = await Deno.makeTempDir({ prefix: "qcard-profile-" });
+  let browser: Browser | null = null;
+  const close = async () => {
+    await browser?.close();
+    browser = null;
+  };
+  return {
+    dir,
+    async open(): Promise<Page> {
+      await close();
+      browser = await puppeteer.launch({
+        executablePath: chromePath(),
+        headless: true,
+        args: CHROME_ARGS,
+        userDataDir: dir,
+      });
+      const page = (await browser.pages())[0] ?? await browser.newPage();
+      await page.setViewport({ width: 360, height: 640, isMobile: true, hasTouch: true });
+      page.setDefaultTimeout(15_000);
+      page.on("pageerror", (e) => console.error(`[page error] ${e}`));
+      return page;
+    },
+    close,
+    async remove() {
+      await close();
+      await Deno.remove(dir, { recursive: true }).catch(() => {});
     },
   };
 }
