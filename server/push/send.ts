@@ -34,8 +34,10 @@ export async function sendPush(
   vapid: Vapid,
   opts: SendOptions,
 ): Promise<PushOutcome> {
+  // The VAPID JWT is signed once per push service and hour, not once per push (half the
+  // cost of a push under Deno's node:crypto); web-push still encrypts each payload.
   const d = webpush.generateRequestDetails(sub, payload, {
-    vapidDetails: vapid,
+    headers: { Authorization: vapidHeader(new URL(sub.endpoint).origin, vapid) },
     TTL: opts.ttlSeconds,
     urgency: opts.urgency,
   });
@@ -68,6 +70,32 @@ export async function sendPush(
     return { kind: "retry", status, error, retryAfterMs: retryAfter(res.headers) };
   }
   return { kind: "refused", status, error };
+}
+
+const JWT_LIFETIME_S = 12 * 3600;
+const JWT_REUSE_MS = 60 * 60_000;
+const jwts = new Map<string, { header: string; until: number }>();
+
+/**
+ * `vapid t=<JWT>, k=<public key>` for one push service (RFC 8292 aud = its origin), valid 12 h
+ * and reused for an hour.
+ */
+export function vapidHeader(audience: string, vapid: Vapid): string {
+  const key = `${audience} ${vapid.publicKey} ${vapid.subject}`;
+  const now = Date.now();
+  const hit = jwts.get(key);
+  if (hit && hit.until > now) return hit.header;
+  const h = webpush.getVapidHeaders(
+    audience,
+    vapid.subject,
+    vapid.publicKey,
+    vapid.privateKey,
+    "aes128gcm",
+    Math.floor(now / 1000) + JWT_LIFETIME_S,
+  );
+  if (jwts.size > 1000) jwts.clear();
+  jwts.set(key, { header: h.Authorization, until: now + JWT_REUSE_MS });
+  return h.Authorization;
 }
 
 /** Retry-After as seconds or an HTTP date, in ms (undefined when absent or unreadable). */

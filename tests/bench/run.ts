@@ -13,6 +13,7 @@ import { benchGuard } from "./guard.ts";
 import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
+import { benchPush } from "./push.ts";
 import { benchTransactions } from "./transactions.ts";
 import { benchTransactionsTab } from "./transactions_tab.ts";
 import { benchUploads } from "./uploads.ts";
@@ -256,3 +257,6 @@ await benchPdfFirstPage(line);
 
 // Issue 12: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
 await benchUploads(line);
+
+// Issue 13: web push fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
+await benchPush(line);
