@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
+import { PushBanner } from "../components/PushBanner.tsx";
 import { Notice } from "../components/Notice.tsx";
 import { ProgressOverlay } from "../components/ProgressOverlay.tsx";
 import { t } from "../i18n/index.ts";
@@ -23,6 +24,7 @@ export function App() {
   return (
     <div className="app" data-phase={p}>
       <ErrorBanners />
+      <PushBanner />
       {p === "boot" ? <p className="loading" role="status">{t("app.loading")}</p> : null}
       {p === "failed" ? <p className="loading" role="alert">{t("app.startFailed")}</p> : null}
       {p === "activate" ? <ActivationScreen /> : null}

@@ -7,6 +7,7 @@ import type { PrecacheEntry } from "workbox-precaching";
 import { listenForSkipWaiting, type SkipWaitingScope } from "./messages.ts";
 import { pruneOnDemand, routeOnDemand } from "./on_demand.ts";
 import { setupPrecache } from "./precache.ts";
+import { listenForPush, type PushScope } from "./push.ts";
 
 /** The part of the worker's global scope used here (deno.json types against lib dom). */
 interface ServiceWorkerGlobalScope extends SkipWaitingScope {
@@ -27,3 +28,4 @@ setupPrecache(self.__WB_MANIFEST);
 routeOnDemand(self.__QC_ON_DEMAND);
 self.addEventListener("activate", (event) => event.waitUntil(pruneOnDemand(self.__QC_ON_DEMAND)));
 listenForSkipWaiting(self);
+listenForPush(self as unknown as PushScope);

@@ -21,6 +21,8 @@ export const de: Dictionary = {
   "common.networkError": "Der Server ist nicht erreichbar. Bitte versuchen Sie es erneut.",
   "errors.title": "Meldungen",
   "errors.remove": "Meldung entfernen: {message}",
+  "pushui.region": "Push-Nachricht",
+  "pushui.dismiss": "Benachrichtigung schließen: {title}",
   "pinpad.clear": "Löschen",
   "pinpad.backspace": "Letzte Ziffer löschen",
   "pinpad.digit": "Ziffer {digit}",
@@ -173,6 +175,10 @@ export const de: Dictionary = {
   "docs.delete": "{name} löschen",
   "docs.deleteConfirm": "Das Dokument {name} löschen?",
   "docs.closeTab": "{name} schließen",
+  "pushui.denied":
+    "Benachrichtigungen sind für QCard blockiert. Erlauben Sie sie in den Website-Einstellungen des Browsers und versuchen Sie es dann erneut.",
+  "pushui.timeout":
+    "Push-Benachrichtigungen konnten nicht aktiviert werden: keine Antwort innerhalb von 10 Sekunden. Bitte versuchen Sie es erneut.",
   "vat.title": "MwSt.",
   "vat.flag": "MwSt.-Art",
   "vat.flag.unknown": "Unbekannt",

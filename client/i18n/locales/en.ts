@@ -90,6 +90,12 @@ export const en = {
   "docs.delete": "Delete {name}",
   "docs.deleteConfirm": "Delete the document {name}?",
   "docs.closeTab": "Close {name}",
+  "pushui.region": "Push message",
+  "pushui.dismiss": "Dismiss notification: {title}",
+  "pushui.denied":
+    "Notifications are blocked for QCard. Allow them in the browser's site settings, then try again.",
+  "pushui.timeout":
+    "Push notifications could not be turned on: no answer within 10 seconds. Please try again.",
   "vat.title": "VAT",
   "vat.flag": "VAT type",
   "vat.flag.unknown": "Unknown",

@@ -21,6 +21,8 @@ export const es: Dictionary = {
   "common.networkError": "No se ha podido contactar con el servidor. Inténtelo de nuevo.",
   "errors.title": "Mensajes",
   "errors.remove": "Quitar el mensaje: {message}",
+  "pushui.region": "Mensaje push",
+  "pushui.dismiss": "Descartar la notificación: {title}",
   "pinpad.clear": "Borrar",
   "pinpad.backspace": "Borrar el último dígito",
   "pinpad.digit": "Dígito {digit}",
@@ -169,6 +171,10 @@ export const es: Dictionary = {
   "docs.delete": "Eliminar {name}",
   "docs.deleteConfirm": "¿Eliminar el documento {name}?",
   "docs.closeTab": "Cerrar {name}",
+  "pushui.denied":
+    "Las notificaciones están bloqueadas para QCard. Permítalas en la configuración del sitio del navegador y vuelva a intentarlo.",
+  "pushui.timeout":
+    "No se han podido activar las notificaciones push: no hubo respuesta en 10 segundos. Inténtelo de nuevo.",
   "vat.title": "IVA",
   "vat.flag": "Tipo de IVA",
   "vat.flag.unknown": "Desconocido",

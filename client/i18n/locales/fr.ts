@@ -20,6 +20,12 @@ export const fr: Dictionary = {
   "common.networkError": "Impossible de joindre le serveur. Veuillez réessayer.",
   "errors.title": "Messages",
   "errors.remove": "Supprimer le message : {message}",
+  "pushui.region": "Message push",
+  "pushui.dismiss": "Fermer la notification : {title}",
+  "pushui.denied":
+    "Les notifications sont bloquées pour QCard. Autorisez-les dans les paramètres du site de votre navigateur, puis réessayez.",
+  "pushui.timeout":
+    "Impossible d’activer les notifications push : pas de réponse en 10 secondes. Veuillez réessayer.",
 
   "pinpad.clear": "Effacer",
   "pinpad.backspace": "Supprimer le dernier chiffre",

@@ -1,0 +1,86 @@
+import { lazy, Suspense, useEffect } from "react";
+import { useSignals } from "@preact/signals-react/runtime";
+import { COOKIE_NAMES, getCookie } from "../lib/cookies.ts";
+import { parsePushLink, PUSH_OPEN_PARAM } from "../lib/push_links.ts";
+import { isPushPageMessage, PUSH_MESSAGE } from "../sw/push.ts";
+import { inAppPush, pendingLink, showInAppPush } from "../state/push.ts";
+import { appConfig, phase } from "../state/session.ts";
+
+// spec §2 "Push message and error banners", and the page's side of web push (issue 13).
+// Mounted with the error banners, so it is part of the first load: it keeps to signals and
+// message plumbing. The banner's view, opening items and refreshing the registration come
+// with the main screen's chunk (client/app/push_main.ts), fetched while the PIN is typed.
+
+/** The main screen's chunk (the same import() as App's): push's unlocked half is in it. */
+const mainChunk = () => import("../app/MainArea.tsx").then((m) => m.push);
+
+/**
+ * A deep link the app was started with (a notification opened a new window) becomes the
+ * pending link, and leaves the address bar, so a reload does not open it again. Other `open`
+ * values (the manifest's shortcuts, client/actions/shortcuts.ts) are left to their reader.
+ */
+function takeStartLink(): void {
+  if (!parsePushLink(location.search)) return;
+  const url = new URL(location.href);
+  pendingLink.value = url.href;
+  url.searchParams.delete(PUSH_OPEN_PARAM);
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+}
+
+/** Messages from the service worker: a push while on screen, or a clicked notification. */
+function listenToWorker(): () => void {
+  const sw = typeof navigator !== "undefined" ? navigator.serviceWorker : undefined;
+  if (!sw) return () => {};
+  const onMessage = (event: MessageEvent) => {
+    const m = event.data;
+    if (!isPushPageMessage(m)) return;
+    if (m.type === PUSH_MESSAGE) showInAppPush({ title: m.title, body: m.body, url: m.url });
+    else pendingLink.value = m.url;
+  };
+  sw.addEventListener("message", onMessage);
+  sw.startMessages?.();
+  return () => sw.removeEventListener("message", onMessage);
+}
+
+/**
+ * Once unlocked (never before the PIN): the pending deep link opens its item, and a push
+ * registration older than 7 days is made again (spec §9).
+ */
+function useAfterUnlock(unlocked: boolean, link: string | null): void {
+  useEffect(() => {
+    if (!unlocked || !link) return;
+    pendingLink.value = null;
+    mainChunk()
+      .then((m) => m.openLink(link))
+      .catch((err) => console.warn("deep link not opened", link, err));
+  }, [unlocked, link]);
+  useEffect(() => {
+    if (!unlocked || !getCookie(COOKIE_NAMES.push)) return;
+    mainChunk()
+      .then((m) => m.refreshPush(appConfig.peek().vapidPublicKey))
+      .catch((err) => console.warn("push registration refresh failed", err));
+  }, [unlocked]);
+}
+
+/** The banner itself comes with the main screen's chunk; only a push brings it in. */
+const PushBannerView = lazy(() => mainChunk().then((m) => ({ default: m.PushBannerView })));
+
+/**
+ * spec §2 push message banner, and the page's side of web push: the deep link the app was
+ * started with, the service worker's messages, and what happens once the app is unlocked.
+ */
+export function PushBanner() {
+  useSignals();
+  useEffect(() => {
+    takeStartLink();
+    return listenToWorker();
+  }, []);
+  useAfterUnlock(phase.value === "main", pendingLink.value);
+  return inAppPush.value
+    ? (
+      <Suspense fallback={null}>
+        <PushBannerView />
+      </Suspense>
+    )
+    : null;
+}

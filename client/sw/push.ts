@@ -1,0 +1,180 @@
+/**
+ * Web push in the service worker (issue 13; spec §1 push notifications, §2 push message
+ * banners, §3 push message: notification title and body).
+ *
+ * A push carries JSON `{title, body, url, tag}` (`url` a deep link of our origin such as
+ * `/?open=transaction:<oid>`, see client/lib/push_links.ts). When a window of the app is on
+ * screen the worker hands the message to it and the app shows its in-app push banner;
+ * otherwise it shows a system notification. A notification click closes it and opens the
+ * item: in an open window of the app (posted to it, so the unlocked app is not reloaded and
+ * locked again), else in a new window.
+ *
+ * The page side reads the same message types: this module has no top-level side effects, so
+ * the page bundle takes only the constants and guards it imports.
+ */
+
+/** Worker → page: show this push in the in-app banner (the app is on screen). */
+export const PUSH_MESSAGE = "qc-push";
+/** Worker → page: open this deep link (a notification was clicked). */
+export const OPEN_LINK = "qc-open";
+
+/** What a push carries, checked. */
+export interface PushPayload {
+  title: string;
+  body: string;
+  /** Absolute URL of our origin: the item to open. */
+  url: string;
+  tag?: string;
+}
+
+/** Worker → page messages. */
+export type PushPageMessage =
+  | ({ type: typeof PUSH_MESSAGE } & PushPayload)
+  | { type: typeof OPEN_LINK; url: string };
+
+/** The icon shown with notifications (the manifest's); Android masks the badge to white. */
+const ICON = "/icons/icon-192.png";
+/** spec §3: a push message has a title; one that lost it still says whose it is. */
+const FALLBACK_TITLE = "QCard";
+
+/**
+ * A deep link of our origin, absolute; anything else (another origin, `javascript:`, junk)
+ * becomes the app's start page: a push must never send the person somewhere else.
+ */
+export function safeUrl(url: unknown, origin: string): string {
+  if (typeof url === "string") {
+    try {
+      const u = new URL(url, origin);
+      if (u.origin === origin) return u.href;
+    } catch { /* not a URL */ }
+  }
+  return new URL("/", origin).href;
+}
+
+/** The push's JSON text, checked; a payload that is not ours still shows something. */
+export function parsePayload(text: string | null | undefined, origin: string): PushPayload {
+  let raw: Record<string, unknown> | null = null;
+  try {
+    const v = JSON.parse(text ?? "");
+    if (v && typeof v === "object") raw = v as Record<string, unknown>;
+  } catch { /* not JSON: the text is the body */ }
+  const str = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+  if (!raw) return { title: FALLBACK_TITLE, body: str(text), url: safeUrl(null, origin) };
+  const title = str(raw.title) || FALLBACK_TITLE;
+  const body = str(raw.body);
+  const tag = str(raw.tag);
+  return { title, body, url: safeUrl(raw.url, origin), ...(tag ? { tag } : {}) };
+}
+
+/** Whether a message posted by the worker is one of ours, for the page's listener. */
+export function isPushPageMessage(data: unknown): data is PushPageMessage {
+  if (typeof data !== "object" || data === null) return false;
+  const m = data as Record<string, unknown>;
+  return typeof m.url === "string" &&
+    (m.type === OPEN_LINK ||
+      (m.type === PUSH_MESSAGE && typeof m.title === "string" && typeof m.body === "string"));
+}
+
+// ---- The worker's side. deno.json types against lib dom, so the worker API is named here. ----
+
+interface WindowClientLike {
+  readonly url: string;
+  readonly focused: boolean;
+  readonly visibilityState: string;
+  postMessage(message: unknown): void;
+  focus(): Promise<unknown>;
+}
+
+interface ExtendableEventLike {
+  waitUntil(p: Promise<unknown>): void;
+}
+
+interface NotificationLike {
+  readonly data: unknown;
+  close(): void;
+}
+
+/** The part of ServiceWorkerGlobalScope used here. */
+export interface PushScope {
+  readonly location: { readonly origin: string };
+  readonly clients: {
+    matchAll(
+      options: { type: "window"; includeUncontrolled: boolean },
+    ): Promise<readonly WindowClientLike[]>;
+    openWindow(url: string): Promise<unknown>;
+  };
+  readonly registration: {
+    showNotification(title: string, options: NotificationOptions): Promise<void>;
+  };
+  addEventListener(
+    type: "push",
+    listener: (event: ExtendableEventLike & { readonly data: { text(): string } | null }) => void,
+  ): void;
+  addEventListener(
+    type: "notificationclick",
+    listener: (event: ExtendableEventLike & { readonly notification: NotificationLike }) => void,
+  ): void;
+}
+
+/**
+ * The app's windows: the shell at the root (spec §2: no URL routes). Other pages of the
+ * origin (the developer outbox, the issuer's test page) are not the app.
+ */
+async function appWindows(scope: PushScope): Promise<WindowClientLike[]> {
+  const all = await scope.clients.matchAll({ type: "window", includeUncontrolled: true });
+  return all.filter((c) => {
+    try {
+      const u = new URL(c.url);
+      return u.origin === scope.location.origin &&
+        (u.pathname === "/" || u.pathname === "/index.html");
+    } catch {
+      return false;
+    }
+  });
+}
+
+const onScreen = (c: WindowClientLike) => c.focused || c.visibilityState === "visible";
+
+/** A push: the in-app banner when the app is on screen, else a system notification. */
+export async function handlePush(scope: PushScope, text: string | null): Promise<void> {
+  const p = parsePayload(text, scope.location.origin);
+  const visible = (await appWindows(scope)).filter(onScreen);
+  if (visible.length) {
+    const message: PushPageMessage = { type: PUSH_MESSAGE, ...p };
+    for (const c of visible) c.postMessage(message);
+    return;
+  }
+  await scope.registration.showNotification(p.title, {
+    body: p.body,
+    // A newer push about the same item replaces the older one instead of piling up.
+    ...(p.tag ? { tag: p.tag } : {}),
+    data: { url: p.url },
+    icon: ICON,
+    badge: ICON,
+  });
+}
+
+/** A notification click: the item opens in a window of the app, or in a new one. */
+export async function handleClick(scope: PushScope, data: unknown): Promise<void> {
+  const url = safeUrl((data as { url?: unknown } | null)?.url, scope.location.origin);
+  const wins = await appWindows(scope);
+  const win = wins.find((c) => c.focused) ?? wins.find(onScreen) ?? wins[0];
+  if (win) {
+    const message: PushPageMessage = { type: OPEN_LINK, url };
+    win.postMessage(message);
+    await win.focus().catch(() => {/* not allowed outside a click: the message still opens it */});
+    return;
+  }
+  await scope.clients.openWindow(url);
+}
+
+/** Wires the push and notificationclick events. */
+export function listenForPush(scope: PushScope): void {
+  scope.addEventListener("push", (event) => {
+    event.waitUntil(handlePush(scope, event.data?.text() ?? null));
+  });
+  scope.addEventListener("notificationclick", (event) => {
+    event.notification.close();
+    event.waitUntil(handleClick(scope, event.notification.data));
+  });
+}
