@@ -2,12 +2,19 @@ import "./styles/app.css";
 import { createRoot } from "react-dom/client";
 import { App, loadMainArea } from "./app/App.tsx";
 import { boot } from "./actions/session.ts";
+import { loadAppColors } from "./actions/app_color.ts";
+import { watchForUpdate } from "./actions/update.ts";
 import { phase } from "./state/session.ts";
 
-// spec §7: the service worker script registers immediately at start.
+// spec §7: the service worker script registers immediately at start; a new version waits
+// for the person's yes (spec §4 'Load New Version?', actions/update.ts).
 if ("serviceWorker" in navigator) {
-  navigator.serviceWorker.register("/sw.js").catch((err) => console.error("service worker", err));
+  navigator.serviceWorker.register("/sw.js")
+    .then(watchForUpdate)
+    .catch((err) => console.error("service worker", err));
 }
+// The organisation's theme colours, the kept ones before the first paint.
+void loadAppColors();
 
 createRoot(document.getElementById("root")!).render(<App />);
 

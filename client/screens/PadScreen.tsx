@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { PinPad } from "../components/PinPad.tsx";
 import { t } from "../i18n/index.ts";
+import { versionLabel } from "../lib/release.ts";
 import { padMessage, shakeCount, working } from "../state/session.ts";
 import { optionsFromHome, panel } from "../state/ui.ts";
 import { PadHelp } from "./PadHelp.tsx";
@@ -56,6 +57,7 @@ export function PadScreen(props: {
           : undefined}
       />
       <PadHelp />
+      <p className="version-footer">{versionLabel()}</p>
     </main>
   );
 }

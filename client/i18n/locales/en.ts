@@ -26,6 +26,8 @@ export const en = {
   "main.transactions": "Transactions",
   "main.support": "Support",
   "main.refresh": "Refresh",
+  "main.pullToRefresh": "Pull down to refresh",
+  "main.refreshing": "Refreshing…",
   "main.filter": "Filter",
   "main.hello": "Hello {name}",
   "main.badge": "{count} items need attention",

@@ -14,6 +14,8 @@ export const enShell = {
   "app.loading": "Loading…",
   "app.startFailed": "QCard could not start. Please reload.",
   "app.version": "V {version}",
+  "app.versionLabel": "V {version}, released {date}",
+  "update.available": "New version available. Load New Version?",
   "common.back": "Back",
   "common.yes": "Yes",
   "common.no": "No",

@@ -1,6 +1,10 @@
+import { useEffect, useRef } from "react";
 import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { refreshAll } from "../../actions/approvals.ts";
+import { refreshAll, setMode } from "../../actions/approvals.ts";
+import { startCreate } from "../../actions/request_form.ts";
+import { takeShortcut } from "../../actions/shortcuts.ts";
+import { PullToRefresh } from "../../components/PullToRefresh.tsx";
 import { Tabs } from "../../components/Tabs.tsx";
 import { t } from "../../i18n/index.ts";
 import { attentionCount, profile, supportUrl, working } from "../../state/session.ts";
@@ -28,6 +32,8 @@ export const activeTab = signal<MainTab>(firstTab());
  */
 export function MainScreen() {
   useSignals();
+  const screen = useRef<HTMLElement>(null);
+  useEffect(openShortcut, []);
   const p = profile.value;
   const approvalMode = mode.value === "approval";
   const tabs: { key: MainTab; label: string; badge?: number }[] = [
@@ -45,7 +51,7 @@ export function MainScreen() {
   const filterable = tab === "requests" || tab === "approvals";
   const filtered = tab === "approvals" ? approvalFiltersActive.value : filtersActive.value;
   return (
-    <main className="main-screen">
+    <main className="main-screen" ref={screen}>
       <header className="app-header">
         <button
           type="button"
@@ -87,6 +93,7 @@ export function MainScreen() {
         active={tab}
         onSelect={(k) => (activeTab.value = k)}
       />
+      <PullToRefresh target={screen} onRefresh={refreshAll} busy={working.value} />
       <section
         className="tab-body"
         role="tabpanel"
@@ -104,4 +111,13 @@ export function MainScreen() {
       </section>
     </main>
   );
+}
+
+/** The manifest shortcut the app was opened with (client/actions/shortcuts.ts), once. */
+function openShortcut(): void {
+  const shortcut = takeShortcut();
+  if (!shortcut) return;
+  setMode("request");
+  if (shortcut === "wallet") activeTab.value = "wallet";
+  else void startCreate();
 }

@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { confirmRemoveLocalData } from "../../actions/session.ts";
 import { SidePanel } from "../../components/SidePanel.tsx";
 import { t } from "../../i18n/index.ts";
+import { versionLabel } from "../../lib/release.ts";
 import { panel } from "../../state/ui.ts";
 import { PushToggle } from "./PushToggle.tsx";
 
@@ -22,7 +23,7 @@ export function OptionsPanel() {
         <PushToggle />
         <li className="version-line">
           <span>{t("options.version")}</span>
-          <span>{t("app.version", { version: VERSION })}</span>
+          <span>{versionLabel()}</span>
         </li>
         <li>
           <button
@@ -33,7 +34,7 @@ export function OptionsPanel() {
           >
             {t("options.about")}
           </button>
-          {about ? <p className="about">{t("options.aboutText")} {t("options.released")}</p> : null}
+          {about ? <p className="about">{t("options.aboutText")}</p> : null}
         </li>
         <li>
           <button type="button" className="menu-item danger" onClick={confirmRemoveLocalData}>
