@@ -4,6 +4,8 @@ import { session } from "../api/contract/session.ts";
 import { ApiError, call, credentials, NetworkError } from "../api/http.ts";
 import { WrongKeyError } from "../crypto/device_key.ts";
 import { applyTranslation, t } from "../i18n/index.ts";
+import { cachedTranslation, cacheTranslation, preferredLanguage } from "../i18n/language.ts";
+import { rememberedSupportUrl, rememberSupportUrl } from "../i18n/support_link.ts";
 import { checkPin } from "../lib/pin_rules.ts";
 import {
   appConfig,
@@ -44,7 +46,6 @@ import {
 
 /** spec §4/§9: five wrong PINs wipe the device. */
 export const MAX_PIN_FAILURES = 5;
-const TRANSLATION_CACHE = "qc_translation";
 /** QCDB `lists` key of pwalists (its transactions are under their own keys). */
 const LISTS_KEY = "pwalists";
 
@@ -59,13 +60,8 @@ function fail(message: string): void {
 /** Start-up: device id, server settings and translation, then the §4 start state. */
 export async function boot(): Promise<void> {
   await ensureDeviceId();
-  const cached = localStorage.getItem(TRANSLATION_CACHE);
-  if (cached) {
-    try {
-      const { translation, locale } = JSON.parse(cached);
-      applyTranslation(translation, locale);
-    } catch { /* ignore a damaged cache */ }
-  }
+  const cached = cachedTranslation(preferredLanguage());
+  if (cached) applyTranslation(cached.translation, cached.locale);
   const len = storedPinLength();
   pinLength.value = len ?? 6;
   phase.value = len ? "unlock" : "activate";
@@ -79,15 +75,21 @@ async function loadInitialize(): Promise<void> {
   } catch { /* offline: help links stay hidden */ }
 }
 
-export async function loadTranslation(): Promise<void> {
+/**
+ * spec §7 pwatranslation in the person's language (client/i18n/language.ts); signed in, the
+ * server records it as the user's. False when it could not be fetched.
+ */
+export async function loadTranslation(): Promise<boolean> {
   try {
-    const lang = navigator.language?.slice(0, 2);
     const r = await call(session.translation, {
-      query: credentials.bearer ? { entity: "expense" } : { entity: "expense", locale: lang },
+      query: { entity: "expense", locale: preferredLanguage() },
     });
     applyTranslation(r.translation, r.locale);
-    localStorage.setItem(TRANSLATION_CACHE, JSON.stringify(r));
-  } catch { /* keep what we have */ }
+    cacheTranslation(r);
+    return true;
+  } catch {
+    return false; // keep what we have
+  }
 }
 
 /** needsValidating: 5 digits → 'connect device' (spec §4). */
@@ -307,7 +309,11 @@ export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promi
 async function loadSupportUrl(): Promise<void> {
   try {
     supportUrl.value = (await call(session.supportUrl)).supporturl;
-  } catch { /* the support tab says there is none */ }
+    rememberSupportUrl(supportUrl.value);
+  } catch {
+    // Offline: the last answer (our own page is precached); else the tab says there is none.
+    supportUrl.value ??= rememberedSupportUrl();
+  }
 }
 
 /** spec §7 pwacheckregistered: status OK, otherwise local data is cleared. */

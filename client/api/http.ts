@@ -1,5 +1,6 @@
 import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "./contract/endpoint.ts";
 import { DEVICE_ID_HEADER, ErrorBody } from "./contract/endpoint.ts";
+import { preferredLanguage } from "../i18n/language.ts";
 
 /** The server answered with an error `{error, message}`. */
 export class ApiError extends Error {
@@ -42,7 +43,12 @@ export async function call<E extends Endpoint>(
   ep: E,
   input: CallInput<E> = {},
 ): Promise<ResponseOf<E>> {
-  const headers: Record<string, string> = { accept: "application/json", ...input.headers };
+  // Issue 13: the server answers messages in the language the person reads.
+  const headers: Record<string, string> = {
+    accept: "application/json",
+    "accept-language": preferredLanguage(),
+    ...input.headers,
+  };
   if ((ep.auth === "bearer" || ep.auth === "bearer-or-device") && credentials.bearer) {
     headers.authorization = `Bearer ${credentials.bearer}`;
   }

@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { t } from "../i18n/index.ts";
+import { locale, t } from "../i18n/index.ts";
+import { localizedSupport, ownSupportPage } from "../i18n/support_link.ts";
 import { appConfig } from "../state/session.ts";
 import { panel } from "../state/ui.ts";
 
@@ -7,11 +8,11 @@ import { panel } from "../state/ui.ts";
 export function PadHelp() {
   useSignals();
   const { faqUrl, chatUrl } = appConfig.value;
+  // Issue 13: our own support page (precached) when the server names none or is not reachable.
+  const faq = localizedSupport(faqUrl ?? ownSupportPage(locale.value), locale.value);
   return (
     <nav className="pad-help" aria-label={t("pinpad.help")}>
-      {faqUrl
-        ? <a href={faqUrl} target="_blank" rel="noopener noreferrer">{t("pinpad.faq")}</a>
-        : null}
+      <a href={faq} target="_blank" rel="noopener noreferrer">{t("pinpad.faq")}</a>
       {chatUrl
         ? <a href={chatUrl} target="_blank" rel="noopener noreferrer">{t("pinpad.chat")}</a>
         : null}

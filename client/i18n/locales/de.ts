@@ -82,6 +82,7 @@ export const de: Dictionary = {
   "options.removeLocal": "Lokale Daten entfernen",
   "options.removeConfirm": "Alle lokalen Daten von diesem Gerät entfernen?",
   "options.removeExtra": "Sie müssen dieses Gerät danach erneut aktivieren.",
+  "options.language": "Sprache",
   "budget.badStart": "Bitte wählen Sie ein gültiges Startdatum",
   "budget.badAmount": "Bitte geben Sie einen positiven Betrag pro Termin ein",
   "budget.badOccurrences": "Die Anzahl der Termine muss zwischen 1 und 120 liegen",

@@ -80,6 +80,7 @@ export const enShell = {
   "options.removeLocal": "Remove local data",
   "options.removeConfirm": "Remove all local data from this device?",
   "options.removeExtra": "You will need to activate this device again.",
+  "options.language": "Language",
   "budget.badStart": "Please choose a valid start date",
   "budget.badAmount": "Please enter a positive amount per occurrence",
   "budget.badOccurrences": "The number of occurrences must be between 1 and 120",

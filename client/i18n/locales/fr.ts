@@ -92,6 +92,7 @@ export const fr: Dictionary = {
   "options.removeLocal": "Supprimer les données locales",
   "options.removeConfirm": "Supprimer toutes les données locales de cet appareil ?",
   "options.removeExtra": "Vous devrez activer de nouveau cet appareil.",
+  "options.language": "Langue",
 
   "menu.title": "Menu",
   "menu.open": "Ouvrir le menu",

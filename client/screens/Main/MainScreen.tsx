@@ -14,6 +14,7 @@ import { approvalFiltersActive, mode, toDecideCount } from "../../state/approval
 import { ApprovalsTab } from "../Approvals/ApprovalsTab.tsx";
 import { openFilter } from "../Filter/FilterPanel.tsx";
 import { RequestsTab } from "../Requests/RequestsTab.tsx";
+import { SupportTab } from "./SupportTab.tsx";
 import { WalletTab } from "../Wallet/WalletTab.tsx";
 import { TransactionsTab } from "../Transactions/TransactionsTab.tsx";
 
@@ -103,11 +104,7 @@ export function MainScreen() {
         {tab === "approvals" ? <ApprovalsTab /> : null}
         {tab === "wallet" ? <WalletTab /> : null}
         {tab === "transactions" ? <TransactionsTab /> : null}
-        {tab === "support"
-          ? supportUrl.value
-            ? <iframe className="support-frame" title={t("main.support")} src={supportUrl.value} />
-            : <p className="empty">{t("main.noSupport")}</p>
-          : null}
+        {tab === "support" ? <SupportTab /> : null}
       </section>
     </main>
   );

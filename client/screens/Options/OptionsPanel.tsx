@@ -6,6 +6,7 @@ import { t } from "../../i18n/index.ts";
 import { versionLabel } from "../../lib/release.ts";
 import { panel } from "../../state/ui.ts";
 import { PushToggle } from "./PushToggle.tsx";
+import { LanguageChooser } from "./LanguageChooser.tsx";
 
 export const VERSION = "2.25.0211";
 
@@ -21,6 +22,7 @@ export function OptionsPanel() {
     >
       <ul className="menu-list">
         <PushToggle />
+        <LanguageChooser />
         <li className="version-line">
           <span>{t("options.version")}</span>
           <span>{versionLabel()}</span>
