@@ -30,20 +30,34 @@ const offline = () => import("../offline/replay.ts");
 /** The lists to re-read when a queued comment lands, for as long as this page lives. */
 const reloaders = new Map<string, (oid: string) => Promise<void>>();
 
-/** A queued comment that landed: its list re-read, or appended to the open transaction. */
-export async function commentLanded(
-  w: { key: string; target: string },
-  answer: unknown,
-): Promise<void> {
+/** Re-reads waiting after queued comments landed: one per list, however many landed. */
+const dueReloads = new Map<string, ReturnType<typeof setTimeout>>();
+const RELOAD_AFTER_MS = 300;
+
+/**
+ * A queued comment that landed: appended to the open transaction's list at once; any other
+ * list it was written in is re-read shortly after (once for a whole replay).
+ */
+export function commentLanded(w: { key: string; target: string }, answer: unknown): void {
   const reload = reloaders.get(w.key);
   reloaders.delete(w.key);
-  if (reload) return await reload(w.target);
-  // Queued before the app was last opened: the open transaction shows it at once.
   const c = (answer as { comment?: Comment } | undefined)?.comment;
   const d = txDetail.value;
-  if (c && d?.oid === w.target && !d.comments.some((x) => x.oid === c.oid)) {
-    txDetail.value = { ...d, comments: [...d.comments, c] };
+  if (c && d?.oid === w.target) {
+    if (!d.comments.some((x) => x.oid === c.oid)) {
+      txDetail.value = { ...d, comments: [...d.comments, c] };
+    }
+    return;
   }
+  if (!reload) return;
+  clearTimeout(dueReloads.get(w.target));
+  dueReloads.set(
+    w.target,
+    setTimeout(() => {
+      dueReloads.delete(w.target);
+      void reload(w.target);
+    }, RELOAD_AFTER_MS),
+  );
 }
 
 /**

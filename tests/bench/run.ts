@@ -12,6 +12,7 @@ import { benchDecisions } from "./decisions.ts";
 import { benchGuard } from "./guard.ts";
 import { benchIssuer } from "./issuer.ts";
 import { benchMessages } from "./messages.ts";
+import { benchOfflineQueue } from "./offline_queue.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchPush } from "./push.ts";
 import { benchTransactions } from "./transactions.ts";
@@ -260,3 +261,6 @@ await benchUploads(line);
 
 // Issue 13: web push fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
 await benchPush(line);
+
+// Issue 13: replay time of 100 writes queued offline, in the browser. See offline_queue.ts.
+await benchOfflineQueue(line);
