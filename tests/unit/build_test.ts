@@ -1,8 +1,18 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { brotliDecompressSync, gunzipSync, inflateSync } from "node:zlib";
 import * as esbuild from "esbuild";
-import { build, type BuildReport, type Flavour, injectShell } from "../../build.ts";
+import {
+  build,
+  type BuildReport,
+  drawIcon,
+  encodePng,
+  type Flavour,
+  ICONS,
+  injectShell,
+  parseIconSvg,
+  releaseFor,
+} from "../../build.ts";
 import { isSkipWaiting, listenForSkipWaiting } from "../../client/sw/messages.ts";
 import { isPassThrough, isShellNavigation } from "../../client/sw/precache.ts";
 
@@ -230,6 +240,63 @@ async function checkPrecompressed(report: BuildReport): Promise<void> {
   assert.ok(report.firstLoadJsBrotli < report.firstLoadJsGzip);
 }
 
+/** Width and height from a PNG's IHDR. */
+function pngSize(png: Uint8Array): [number, number] {
+  assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  const view = new DataView(png.buffer, png.byteOffset);
+  return [view.getUint32(16), view.getUint32(20)];
+}
+
+/**
+ * Issue 13 installability: every icon the manifest and index.html name exists at its stated
+ * size (drawn at build from icon.svg), maskable ones included, and is precached; the
+ * shortcuts point at URLs the app takes; the version label of the build is in the first load.
+ */
+async function checkIconsAndRelease(report: BuildReport): Promise<void> {
+  const manifest = JSON.parse(
+    await Deno.readTextFile(join(report.outDir, "manifest.webmanifest")),
+  );
+  const list = precacheList(await Deno.readTextFile(join(report.outDir, "sw.js")));
+  const icons: { src: string; sizes: string; type: string; purpose?: string }[] = [
+    ...manifest.icons,
+    ...manifest.shortcuts.flatMap((s: { icons: unknown[] }) => s.icons),
+    { src: "/icons/apple-touch-icon.png", sizes: "180x180", type: "image/png" },
+  ];
+  for (const icon of icons) {
+    const bytes = await Deno.readFile(join(report.outDir, icon.src));
+    assert.ok(list.has(icon.src), `${icon.src} is not precached`);
+    if (icon.type !== "image/png") continue;
+    assert.equal(pngSize(bytes).join("x"), icon.sizes, icon.src);
+  }
+  for (const size of ["192x192", "512x512"]) {
+    for (const purpose of ["any", "maskable"]) {
+      assert.ok(
+        manifest.icons.some((i: { sizes: string; purpose: string; type: string }) =>
+          i.sizes === size && i.purpose === purpose && i.type === "image/png"
+        ),
+        `no ${purpose} PNG icon of ${size}`,
+      );
+    }
+  }
+  assert.deepEqual(
+    manifest.shortcuts.map((s: { url: string }) => s.url),
+    ["/?open=new-request", "/?open=wallet"],
+  );
+  const html = await Deno.readTextFile(join(report.outDir, "index.html"));
+  assert.deepEqual(attrs(html, "link", "apple-touch-icon"), ["/icons/apple-touch-icon.png"]);
+  const firstLoad = await Promise.all(
+    report.firstLoadJs.map((p) => Deno.readTextFile(join(report.outDir, p))),
+  );
+  for (const value of [report.release.version, report.release.released]) {
+    assert.ok(
+      firstLoad.join("\n").includes(JSON.stringify(value)),
+      `${value} not in the first load`,
+    );
+  }
+  assert.match(report.release.version, /^2\.\d{2}\.\d{4}$/);
+  assert.match(report.release.released, /^\d{2}-\d{2}-\d{4}$/);
+}
+
 Deno.test({
   name: "[build] preact and react flavours",
   sanitizeResources: false,
@@ -266,6 +333,10 @@ Deno.test({
         await t.step(
           `[build] ${flavour}: pdf.js is on demand (own chunk, worker in dist), not first load`,
           () => checkPdfjs(report),
+        );
+        await t.step(
+          `[build] ${flavour}: PNG, maskable and apple-touch icons at their sizes; version label`,
+          () => checkIconsAndRelease(report),
         );
       }
       await t.step("[build] preact flavour carries no React code", async () => {
@@ -381,4 +452,38 @@ Deno.test("[sw] only a SKIP_WAITING message makes the waiting worker take over",
   listener({ data: { type: "SKIP_WAITING" } });
   assert.equal(skips, 1);
   assert.ok(isSkipWaiting({ type: "SKIP_WAITING" }));
+});
+
+Deno.test("[build] version label: 2.<yy>.<MMdd> released dd-MM-yyyy (spec §1's example)", () => {
+  assert.deepEqual(releaseFor(new Date("2025-02-11T23:30:00Z")), {
+    version: "2.25.0211",
+    released: "11-02-2025",
+  });
+  assert.deepEqual(releaseFor(new Date("2026-12-01T00:00:00Z"), "3.0.1"), {
+    version: "3.0.1",
+    released: "01-12-2026",
+  });
+});
+
+Deno.test("[build] icons: icon.svg's rects drawn into a PNG that decodes to the pixels", async () => {
+  const logo = parseIconSvg(await Deno.readTextFile("static/icons/icon.svg"));
+  assert.ok(logo.rects.length >= 2);
+  assert.throws(
+    () => parseIconSvg('<svg viewBox="0 0 8 8"><path d="M0 0h8"/></svg>'),
+    /<path> is not drawn/,
+  );
+  const any = drawIcon(logo, 48, "any");
+  const maskable = drawIcon(logo, 48, "maskable");
+  // "any" keeps the SVG's rounded transparent corners; maskable fills to the edges.
+  assert.equal(any[3], 0, "corner of an any icon is transparent");
+  assert.deepEqual([...maskable.subarray(0, 4)], [...logo.rects[0].fill, 255]);
+  const png = encodePng(48, 48, any);
+  assert.deepEqual(pngSize(png), [48, 48]);
+  // IDAT (one chunk) inflates to filter byte 0 + the row's RGBA, row after row.
+  const idat = png.indexOf(0x49, 33); // 'I' of IDAT after IHDR (8 + 25 bytes)
+  const len = new DataView(png.buffer).getUint32(idat - 4);
+  const raw = new Uint8Array(inflateSync(png.subarray(idat + 4, idat + 4 + len)));
+  assert.equal(raw.length, 48 * (1 + 48 * 4));
+  assert.deepEqual([...raw.subarray(1, 1 + 48 * 4)], [...any.subarray(0, 48 * 4)]);
+  assert.deepEqual(ICONS.map((i) => i.size), [192, 512, 192, 512, 180]);
 });
