@@ -110,7 +110,7 @@ export function addCardComment(text: string): Promise<boolean> {
   return sendComment(
     cardDetail.value?.oid,
     text,
-    (oid, comment) => call(reqApi.addComment, { body: { oid, comment } }),
+    "request.addComment",
     loadCardComments,
   );
 }

@@ -14,12 +14,6 @@ import { messageOf } from "./messages.ts";
 
 type CommentCall = "request.addComment" | "transaction.addComment";
 
-/** Which add call a caller's `send` makes: the transaction's on a transaction, else the request's. */
-function callFor(oid: string, send: CommentCall | ((oid: string, text: string) => unknown)) {
-  if (typeof send === "string") return send;
-  return txDetail.value?.oid === oid ? "transaction.addComment" : "request.addComment";
-}
-
 /**
  * The offline queue, loaded on first use: this module is in the first load (the request
  * actions import it) and the queue is not (first-load budget). The main area has loaded
@@ -63,20 +57,18 @@ export function commentLanded(w: { key: string; target: string }, answer: unknow
 /**
  * Adds `text` on `oid` (blocking), then re-reads the comments; false, with a banner, when
  * it failed or there was nothing to send. `send` names the add call (`request.addComment`
- * for requests and cards, `transaction.addComment`); a function (the older form) is not
- * called but tells nothing more than the open transaction does, so the call is chosen by
- * whether `oid` is the transaction on screen. Without a network the comment is queued and
- * true is returned (the box empties; the comment shows as pending).
+ * for requests and cards, `transaction.addComment`). Without a network the comment is
+ * queued and true is returned (the box empties; the comment shows as pending).
  */
 export async function sendComment(
   oid: string | undefined,
   text: string,
-  send: CommentCall | ((oid: string, text: string) => Promise<unknown>),
+  send: CommentCall,
   reload: (oid: string) => Promise<void>,
 ): Promise<boolean> {
   if (!oid || !text.trim()) return false;
   const comment = text.trim();
-  const name = callFor(oid, send);
+
   const key = crypto.randomUUID();
   const q = await offline();
   const queue = async () => {
@@ -85,7 +77,7 @@ export async function sendComment(
       kind: "comment",
       target: oid,
       label: comment,
-      call: { ep: name, body: { oid, comment } },
+      call: { ep: send, body: { oid, comment } },
     });
     if (queued) reloaders.set(key, reload);
     return queued;
@@ -94,7 +86,7 @@ export async function sendComment(
     // Writes already wait: this one goes behind them, so they land in the order written.
     if (q.hasPending() && await queue()) return true;
     try {
-      await call(name === "transaction.addComment" ? txApi.addComment : reqApi.addComment, {
+      await call(send === "transaction.addComment" ? txApi.addComment : reqApi.addComment, {
         body: { oid, comment },
         headers: { [q.IDEMPOTENCY_KEY_HEADER]: key },
       });

@@ -83,7 +83,7 @@ export function addComment(text: string): Promise<boolean> {
   return sendComment(
     detail.value?.oid,
     text,
-    (oid, comment) => call(api.addComment, { body: { oid, comment } }),
+    "request.addComment",
     loadComments,
   );
 }

@@ -65,7 +65,7 @@ export function addTransactionComment(text: string): Promise<boolean> {
   return sendComment(
     txDetail.value?.oid,
     text,
-    (oid, comment) => call(api.addComment, { body: { oid, comment } }),
+    "transaction.addComment",
     loadTransactionComments,
   );
 }

@@ -26,6 +26,7 @@ import { working } from "../../state/session.ts";
 import { cardDetail, revealedCard } from "../../state/wallet.ts";
 import { CardFace } from "./CardFace.tsx";
 import { TxList } from "../Transactions/TxList.tsx";
+import { queuedFor } from "../../state/outq.ts";
 
 export const cardStateLabel = (s: CardState) => t(`card.state.${s}` as TranslationKey);
 
@@ -186,6 +187,7 @@ export function CardDetailBody() {
         comments={v.comments}
         onAdd={live && !ended ? addCardComment : undefined}
         onDelete={deleteCardComment}
+        pending={queuedFor("comment", v.oid)}
       />
 
       {can.close || can.cancel

@@ -20,6 +20,7 @@ import { working } from "../../state/session.ts";
 import { TxList } from "../Transactions/TxList.tsx";
 import { TX_STATUS } from "../../lib/transaction_rules.ts";
 import { statusLabel } from "../Requests/RequestRow.tsx";
+import { queuedFor } from "../../state/outq.ts";
 
 /**
  * spec §2 request detail: status badge, amount, budget count, purpose, id, approvals,
@@ -124,6 +125,7 @@ export function RequestDetailBody() {
         comments={d.comments}
         onAdd={e?.canComment ? addComment : undefined}
         onDelete={deleteComment}
+        pending={queuedFor("comment", d.oid)}
       />
 
       {e && (e.canGenerate || e.hasCard || isClosedCardId(e.id))
