@@ -11,6 +11,7 @@ import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
 import { benchGuard } from "./guard.ts";
 import { benchIssuer } from "./issuer.ts";
+import { benchLighthouse } from "./lighthouse.ts";
 import { benchMessages } from "./messages.ts";
 import { benchOfflineQueue } from "./offline_queue.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
@@ -264,3 +265,6 @@ await benchPush(line);
 
 // Issue 13: replay time of 100 writes queued offline, in the browser. See offline_queue.ts.
 await benchOfflineQueue(line);
+
+// Issue 13: Lighthouse (mobile) on the PIN pad and the unlocked main screen. See lighthouse.ts.
+await benchLighthouse(line);

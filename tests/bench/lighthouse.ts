@@ -1,0 +1,149 @@
+/**
+ * Bench (issue 13): Lighthouse 13 with its default mobile settings (a mid-range phone's
+ * screen and CPU, simulated slow 4G) on the production preact build:
+ *   - the PIN pad on a first visit (fresh profile: nothing cached, no service worker yet):
+ *     a navigation, performance, LCP, accessibility, best practices;
+ *   - the unlocked main screen of an activated device: the app has no URL for it (spec §2:
+ *     no routes; a reload asks for the PIN), so a Lighthouse user flow navigates to the PIN
+ *     pad without resetting storage, types the PIN in a timespan (total blocking time, layout
+ *     shift of the unlock) and takes a snapshot of the main screen (accessibility, best
+ *     practices). Lighthouse has no LCP or performance score for a screen reached by a tap.
+ * Goals (issue 13): performance ≥ 98, LCP ≤ 1.5 s, accessibility 100.
+ *
+ * Run alone: `deno run -A tests/bench/lighthouse.ts` (needs Chromium and dist/preact).
+ */
+import lighthouse, { startFlow } from "lighthouse";
+import type { Page } from "puppeteer-core";
+import { activate, start, tapDigits, waitText } from "../e2e/harness.ts";
+
+type Line = (name: string, value: string, budget?: string) => void;
+
+/** The parts of a Lighthouse result read here. */
+interface Lhr {
+  categories: Record<string, { score: number | null } | undefined>;
+  audits: Record<string, { numericValue?: number; score: number | null } | undefined>;
+  runtimeError?: { message: string };
+}
+
+const CATEGORIES = ["performance", "accessibility", "best-practices"];
+const score = (lhr: Lhr, c: string) => {
+  const s = lhr.categories[c]?.score;
+  return s === null || s === undefined ? "n/a" : String(Math.round(s * 100));
+};
+const metric = (lhr: Lhr, id: string, unit: "s" | "ms" | "") => {
+  const v = lhr.audits[id]?.numericValue;
+  if (v === undefined) return "n/a";
+  return unit === "s"
+    ? `${(v / 1000).toFixed(2)} s`
+    : unit === "ms"
+    ? `${v.toFixed(0)} ms`
+    : v.toFixed(3);
+};
+/** The audits of a category that did not pass, with the elements they name. */
+const failing = (lhr: Lhr, category: string) =>
+  Object.entries(lhr.audits)
+    .filter(([, a]) => a && a.score !== null && a.score < 1)
+    .map(([id]) => id)
+    .filter((id) =>
+      (lhr.categories[category] as { auditRefs?: { id: string }[] } | undefined)
+        ?.auditRefs?.some((r) => r.id === id)
+    )
+    .join(", ");
+
+export async function benchLighthouse(line: Line): Promise<void> {
+  const env = await start("preact");
+  try {
+    // PIN pad, first visit.
+    const fresh = await env.newPage();
+    const run = await lighthouse(
+      env.url,
+      {
+        logLevel: "error",
+        output: "json",
+        onlyCategories: CATEGORIES,
+      },
+      undefined,
+      fresh as unknown as Parameters<typeof lighthouse>[3],
+    );
+    const pad = run?.lhr as unknown as Lhr | undefined;
+    if (!pad || pad.runtimeError) {
+      line("lighthouse PIN pad", "failed", pad?.runtimeError?.message ?? "no result");
+    } else {
+      const perf = Number(score(pad, "performance"));
+      const lcp = pad.audits["largest-contentful-paint"]?.numericValue ?? Infinity;
+      const a11y = Number(score(pad, "accessibility"));
+      line(
+        "lighthouse PIN pad (first visit, mobile): performance",
+        score(pad, "performance"),
+        `goal ≥ 98 ${perf >= 98 ? "(ok)" : "(under)"}`,
+      );
+      line(
+        "  LCP",
+        metric(pad, "largest-contentful-paint", "s"),
+        `goal ≤ 1.5 s ${lcp <= 1500 ? "(ok)" : "(over)"}; FCP ${
+          metric(pad, "first-contentful-paint", "s")
+        }, TBT ${metric(pad, "total-blocking-time", "ms")}, CLS ${
+          metric(pad, "cumulative-layout-shift", "")
+        }`,
+      );
+      line(
+        "  accessibility",
+        score(pad, "accessibility"),
+        `goal 100 ${a11y === 100 ? "(ok)" : `(under: ${failing(pad, "accessibility")})`}`,
+      );
+      line(
+        "  best practices",
+        score(pad, "best-practices"),
+        failing(pad, "best-practices") || "",
+      );
+    }
+
+    // The unlocked main screen of an activated device.
+    const page: Page = await activate(env, "employee@demo.example");
+    const flow = await startFlow(page as unknown as Parameters<typeof startFlow>[0], {
+      flags: { logLevel: "error", disableStorageReset: true },
+    });
+    await flow.navigate(env.url);
+    await waitText(page, "Enter your PIN");
+    await flow.startTimespan();
+    await tapDigits(page, "135790");
+    await waitText(page, "Hello Emma");
+    await page.locator(".request-row, .empty").wait();
+    await flow.endTimespan();
+    await flow.snapshot();
+    const [nav, span, snap] = (await flow.createFlowResult()).steps.map((s) =>
+      s.lhr as unknown as Lhr
+    );
+    line(
+      "lighthouse repeat start (PIN pad, cached): performance",
+      score(nav, "performance"),
+      `LCP ${metric(nav, "largest-contentful-paint", "s")}, FCP ${
+        metric(nav, "first-contentful-paint", "s")
+      }`,
+    );
+    line(
+      "lighthouse unlock (PIN typed → main screen): TBT",
+      metric(span, "total-blocking-time", "ms"),
+      `CLS ${metric(span, "cumulative-layout-shift", "")}`,
+    );
+    const a11y = Number(score(snap, "accessibility"));
+    line(
+      "lighthouse main screen (unlocked): accessibility",
+      score(snap, "accessibility"),
+      `goal 100 ${a11y === 100 ? "(ok)" : `(under: ${failing(snap, "accessibility")})`}`,
+    );
+    line(
+      "  best practices",
+      score(snap, "best-practices"),
+      failing(snap, "best-practices") || "",
+    );
+  } finally {
+    await env.close();
+  }
+}
+
+if (import.meta.main) {
+  await benchLighthouse((name, value, budget = "") =>
+    console.log(`${name.padEnd(52)} ${value.padStart(12)}  ${budget}`)
+  );
+}
