@@ -152,7 +152,8 @@ for (const flavour of FLAVOURS) {
         await waitText(page, "Hello Adam");
         await click(page, "Open menu");
         await click(page, "Options");
-        await waitText(page, "V 2.25.0211");
+        // spec §1: the version label (from the build) in Options.
+        await waitText(page, ", released ");
         await click(page, "Remove local data");
         await waitText(page, "Remove all local data from this device?");
         await click(page, "No");

@@ -75,7 +75,6 @@ export const de: Dictionary = {
   "options.push": "Push-Benachrichtigungen",
   "options.pushFailed": "Die Push-Benachrichtigungen konnten nicht geändert werden",
   "options.version": "Version",
-  "options.released": "veröffentlicht am 11.02.2025",
   "options.about": "Über QCard",
   "options.aboutText":
     "Mit QCard beantragen Sie Ausgaben, verwalten virtuelle Karten und fügen Belege hinzu; Genehmigende entscheiden schnell. Ihr Zugangstoken wird auf diesem Gerät mit einem aus Ihrer PIN abgeleiteten Schlüssel verschlüsselt.",

@@ -73,7 +73,6 @@ export const enShell = {
   "options.push": "Push notifications",
   "options.pushFailed": "Push notifications could not be changed",
   "options.version": "Version",
-  "options.released": "released 11-02-2025",
   "options.about": "About",
   "options.aboutText":
     "QCard lets you request expenses, hold virtual cards and attach receipts, and lets approvers decide quickly. Your access token is encrypted on this device with a key derived from your PIN.",

@@ -74,7 +74,6 @@ export const es: Dictionary = {
   "options.push": "Notificaciones push",
   "options.pushFailed": "No se han podido cambiar las notificaciones push",
   "options.version": "Versión",
-  "options.released": "publicada el 11-02-2025",
   "options.about": "Acerca de",
   "options.aboutText":
     "QCard le permite solicitar gastos, tener tarjetas virtuales y adjuntar recibos, y permite a los aprobadores decidir con rapidez. Su token de acceso se cifra en este dispositivo con una clave derivada de su PIN.",

@@ -85,7 +85,6 @@ export const fr: Dictionary = {
   "options.push": "Notifications push",
   "options.pushFailed": "Impossible de modifier les notifications push",
   "options.version": "Version",
-  "options.released": "publiée le 11-02-2025",
   "options.about": "À propos",
   "options.aboutText":
     "QCard vous permet de soumettre des demandes de dépenses, d’utiliser des cartes virtuelles et de joindre des justificatifs, et permet aux approbateurs de décider rapidement. Votre jeton d’accès est chiffré sur cet appareil avec une clé dérivée de votre code PIN.",

@@ -8,8 +8,6 @@ import { panel } from "../../state/ui.ts";
 import { PushToggle } from "./PushToggle.tsx";
 import { LanguageChooser } from "./LanguageChooser.tsx";
 
-export const VERSION = "2.25.0211";
-
 /** spec §2 options menu: push toggle, version line, about, remove local data (confirmed). */
 export function OptionsPanel() {
   useSignals();
