@@ -4,7 +4,7 @@ import { type DoTax, flagOfDoTax } from "../../client/lib/vat.ts";
 import { badRequest, conflict, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
-import type { TransactionRecord } from "../store/transactions.ts";
+import { noVatLines, type TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 import { RETRIES } from "./request_checks.ts";
 import { overdueDays, toTransaction } from "./transactions.ts";
@@ -81,15 +81,6 @@ function refusal(tr: Tr, p: Problem, oid: string): HttpError {
   return new HttpError(p.status, codeOf(p.key), tr(p.key, p.params), { oid });
 }
 
-const NO_LINES: Lines = {
-  vat1Oid: null,
-  vat2Oid: null,
-  vat3Oid: null,
-  vat1Amount: null,
-  vat2Amount: null,
-  vat3Amount: null,
-};
-
 /**
  * spec §7 pwasetreceiptdotax, §4 VAT flag: unknown, no VAT (which clears the lines), has
  * VAT. Refused or moved transactions take none; a reviewed one is read-only, but the same
@@ -118,7 +109,7 @@ export async function setDoTax(
     const next: TransactionRecord = {
       ...t,
       collectVatFlag: flag,
-      vat: flag === false ? { ...NO_LINES } : t.vat,
+      vat: flag === false ? noVatLines() : t.vat,
     };
     const same = t.collectVatFlag === flag &&
       SLOTS.every((s) => t.vat[oidKey(s)] === next.vat[oidKey(s)]);

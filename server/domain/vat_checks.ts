@@ -3,7 +3,7 @@ import type { TranslationKey } from "../../client/i18n/locales/en.ts";
 import { fromMinor, minorDigits } from "../../client/lib/currency_units.ts";
 import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
 import { MAX_VAT_LINES, type TriState, vatMinor } from "../../client/lib/vat.ts";
-import type { TransactionRecord } from "../store/transactions.ts";
+import { noVatLines, type TransactionRecord } from "../store/transactions.ts";
 
 // The pure checks of a VAT review (issue 12; spec §3 Transaction VAT fields and VAT
 // code, §4 VAT flag, §5 VAT panel, §7 pwavatcodes, pwaaccountingcodes, pwareceipttypes,
@@ -138,14 +138,7 @@ export function checkReview(
     return fail(422, "vat.unknownCountry", { country });
   }
   const cur = t.pricingCurrency;
-  const vat: Lines = {
-    vat1Oid: null,
-    vat2Oid: null,
-    vat3Oid: null,
-    vat1Amount: null,
-    vat2Amount: null,
-    vat3Amount: null,
-  };
+  const vat: Lines = noVatLines();
   const seen = new Set<string>();
   let sum = 0;
   for (const i of given.slice(0, MAX_VAT_LINES)) {

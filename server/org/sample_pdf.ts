@@ -4,7 +4,8 @@
 
 const enc = new TextEncoder();
 
-function concat(parts: Uint8Array[]): Uint8Array {
+/** The bytes of `parts`, one after the other. */
+export function concat(parts: Uint8Array[]): Uint8Array {
   const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
   let at = 0;
   for (const p of parts) {

@@ -101,15 +101,20 @@ export function unaccounted(): Pick<
     typeOid: null,
     accountingCodeOid: null,
     countryId: null,
-    vat: {
-      vat1Oid: null,
-      vat2Oid: null,
-      vat3Oid: null,
-      vat1Amount: null,
-      vat2Amount: null,
-      vat3Amount: null,
-    },
+    vat: noVatLines(),
     archive: false,
+  };
+}
+
+/** The three VAT line slots, all empty (spec §3 vat1…vat3 Oid and Amount). */
+export function noVatLines(): TransactionRecord["vat"] {
+  return {
+    vat1Oid: null,
+    vat2Oid: null,
+    vat3Oid: null,
+    vat1Amount: null,
+    vat2Amount: null,
+    vat3Amount: null,
   };
 }
 

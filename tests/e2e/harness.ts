@@ -25,7 +25,7 @@ export interface Env {
 }
 
 /** GUIDE §3: Debian's Chromium, headless, nothing fetched in the background. */
-const CHROME_ARGS = [
+export const CHROME_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -37,22 +37,38 @@ const CHROME_ARGS = [
 ];
 
 /** Starts a real server on port 0 with the given build and a fresh Chromium. */
-export async function start(flavour: Flavour): Promise<Env> {
+/**
+ * The app's dependencies as the browser tests use them: in-memory KV, cheap PIN hashing, the
+ * bare demo organisation (no seeded history), serving the build in `staticDir`.
+ */
+export async function testDeps(staticDir: string, env: Record<string, string> = {}) {
   const config = parseConfig({
     KV_PATH: ":memory:",
     PIN_HASH_ITERATIONS: "1000",
-    STATIC_DIR: `./dist/${flavour}`,
+    STATIC_DIR: staticDir,
     PORT: "0",
-    // The browser tests start from the bare demo organisation (no seeded history).
     DEMO_HISTORY: "false",
+    ...env,
   });
   const deps = await makeDeps(config, await Deno.openKv(":memory:"), { log: () => {} });
   await seedIfEmpty(deps);
-  const app = createApp(deps);
-  const server = Deno.serve(
+  return deps;
+}
+
+/** Serves `handler` on 127.0.0.1, port 0, passing the peer address like main.ts does. */
+export function serveLocal(
+  handler: (req: Request, addr: Deno.NetAddr) => Response | Promise<Response>,
+) {
+  return Deno.serve(
     { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }),
+    (req, info) => handler(req, info.remoteAddr),
   );
+}
+
+export async function start(flavour: Flavour): Promise<Env> {
+  const deps = await testDeps(`./dist/${flavour}`);
+  const app = createApp(deps);
+  const server = serveLocal((req, remoteAddr) => app.fetch(req, { remoteAddr }));
   const url = `http://localhost:${server.addr.port}`;
   const browser = await puppeteer.launch({
     executablePath: chromePath(),

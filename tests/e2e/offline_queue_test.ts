@@ -8,7 +8,7 @@
  * meanwhile, is refused by the server and stays visible with its message until discarded.
  */
 import assert from "node:assert/strict";
-import type { ElementHandle, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import {
   click,
   diskProfile,
@@ -19,7 +19,17 @@ import {
   tapDigits,
   waitText,
 } from "./harness.ts";
-import { closeAll, fill, inTopPanel, mainTab, named, opts, settled, tap } from "./panels.ts";
+import {
+  closeAll,
+  fileInput,
+  fill,
+  inTopPanel,
+  mainTab,
+  named,
+  opts,
+  settled,
+  tap,
+} from "./panels.ts";
 import { waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
 import { makePng } from "../fixtures/files.ts";
@@ -49,22 +59,6 @@ async function openTx(p: Page, text: string): Promise<void> {
   );
   await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
   await settled(p);
-}
-
-/** The file input inside the top panel's label `label`. */
-async function fileInput(p: Page, label: string): Promise<ElementHandle<HTMLInputElement>> {
-  const h = await p.waitForFunction(
-    (n) => {
-      const panels = document.querySelectorAll(".side-panel.open");
-      const l = [...(panels[panels.length - 1]?.querySelectorAll("label") ?? [])].find((x) =>
-        x.textContent?.trim() === n
-      );
-      return l?.querySelector("input[type=file]") ?? null;
-    },
-    {},
-    label,
-  );
-  return h.asElement() as ElementHandle<HTMLInputElement>;
 }
 
 /** A receipt uploaded through the API as the page's user; its oid. */

@@ -128,3 +128,20 @@ export async function closeAll(p: Page): Promise<void> {
 export async function mainTab(p: Page, name: string): Promise<void> {
   await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();
 }
+
+/** The file input inside the top panel's label `label` (a chooser styled as a button). */
+export async function fileInput(p: Page, label: string): Promise<ElementHandle<HTMLInputElement>> {
+  const h = await p.waitForFunction(
+    (n) => {
+      const panels = document.querySelectorAll(".side-panel.open");
+      const root = panels[panels.length - 1];
+      const l = [...(root?.querySelectorAll("label") ?? [])].find((x) =>
+        x.textContent?.trim() === n
+      );
+      return l?.querySelector("input[type=file]") ?? null;
+    },
+    {},
+    label,
+  );
+  return h.asElement() as ElementHandle<HTMLInputElement>;
+}

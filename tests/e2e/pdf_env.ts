@@ -6,9 +6,7 @@
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { build, type BuildReport } from "../../build.ts";
 import { createApp } from "../../server/app.ts";
-import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
-import { chromePath, type Flavour } from "./harness.ts";
+import { CHROME_ARGS, chromePath, type Flavour, serveLocal, testDeps } from "./harness.ts";
 
 /** Entry name of the test module in the build report's `extra`. */
 export const CHECK_ENTRY = "pdf_check";
@@ -29,33 +27,13 @@ export async function startPdfEnv(flavour: Flavour): Promise<PdfEnv> {
     outDir,
     extraEntries: { [CHECK_ENTRY]: "tests/e2e/pdf_entry.tsx" },
   });
-  const config = parseConfig({
-    KV_PATH: ":memory:",
-    PIN_HASH_ITERATIONS: "1000",
-    STATIC_DIR: outDir,
-    PORT: "0",
-    DEMO_HISTORY: "false",
-  });
-  const deps = await makeDeps(config, await Deno.openKv(":memory:"), { log: () => {} });
-  await seedIfEmpty(deps);
+  const deps = await testDeps(outDir);
   const app = createApp(deps);
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }),
-  );
+  const server = serveLocal((req, remoteAddr) => app.fetch(req, { remoteAddr }));
   const browser = await puppeteer.launch({
     executablePath: chromePath(),
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
+    args: CHROME_ARGS,
   });
   const contexts: { close(): Promise<void> }[] = [];
   return {

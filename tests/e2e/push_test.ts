@@ -63,6 +63,17 @@ async function serviceWorker(env: Env, ctx: BrowserContext) {
         data: JSON.stringify(payload),
       });
     },
+    /** How many windows of ours the worker sees (a closed page leaves after a moment). */
+    async windows() {
+      return await (await worker()).evaluate(async () => {
+        const sw = self as unknown as {
+          clients: {
+            matchAll(o: { type: string; includeUncontrolled: boolean }): Promise<unknown[]>;
+          };
+        };
+        return (await sw.clients.matchAll({ type: "window", includeUncontrolled: true })).length;
+      });
+    },
     /** The notifications the worker shows now: title, body, tag, data. */
     async notifications() {
       return await (await worker()).evaluate(async () => {
@@ -145,6 +156,9 @@ for (const flavour of FLAVOURS) {
         // (1) No window of the app: the worker shows a notification.
         await first.close();
         page = null;
+        // Delivered once the worker no longer sees the closed window (else it would hand the
+        // push to that window instead of showing it).
+        await waitFor("the closed window to leave", async () => (await sw.windows()) === 0);
         await sw.deliver(txPush);
         const [shown] = await waitFor("the notification", async () => {
           const l = await sw.notifications();

@@ -9,10 +9,11 @@
  * simple form (the flag); the document panel uploads with its bar and opens a closable tab.
  */
 import assert from "node:assert/strict";
-import type { ElementHandle, Page } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
 import {
   closeAll,
+  fileInput,
   inTopPanel,
   mainTab,
   named,
@@ -45,23 +46,6 @@ async function openTx(p: Page, text: string): Promise<void> {
   }, text);
   await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
   await settled(p);
-}
-
-/** The file input inside the top panel's label `label`. */
-async function fileInput(p: Page, label: string): Promise<ElementHandle<HTMLInputElement>> {
-  const h = await p.waitForFunction(
-    (n) => {
-      const panels = document.querySelectorAll(".side-panel.open");
-      const root = panels[panels.length - 1];
-      const l = [...(root?.querySelectorAll("label") ?? [])].find((x) =>
-        x.textContent?.trim() === n
-      );
-      return l?.querySelector("input[type=file]") ?? null;
-    },
-    {},
-    label,
-  );
-  return h.asElement() as ElementHandle<HTMLInputElement>;
 }
 
 /** Records the highest percent any progress bar shows from now on. */

@@ -8,9 +8,17 @@ import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { build, type BuildReport, type Release } from "../../build.ts";
 import { createApp } from "../../server/app.ts";
-import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
-import { chromePath, click, dumpOnFailure, type Flavour, FLAVOURS, waitText } from "./harness.ts";
+import {
+  CHROME_ARGS,
+  chromePath,
+  click,
+  dumpOnFailure,
+  type Flavour,
+  FLAVOURS,
+  serveLocal,
+  testDeps,
+  waitText,
+} from "./harness.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 const OLD: Release = { version: "2.25.0211", released: "11-02-2025" };
@@ -41,40 +49,19 @@ async function startBuilds(
     dirs.push(dir);
     reports.push(await build({ flavour, outDir: dir, release }));
   }
-  const config = parseConfig({
-    KV_PATH: ":memory:",
-    PIN_HASH_ITERATIONS: "1000",
-    STATIC_DIR: dirs[0],
-    PORT: "0",
-    DEMO_HISTORY: "false",
-    ...(orgFile ? { ORG_FILE: orgFile } : {}),
-  });
-  const deps = await makeDeps(config, await Deno.openKv(":memory:"), { log: () => {} });
-  await seedIfEmpty(deps);
+  const deps = await testDeps(dirs[0], orgFile ? { ORG_FILE: orgFile } : {});
   // One store, one app per build (createApp has no side effects): only the files differ.
   const apps = dirs.map((dir) =>
     createApp({ ...deps, config: { ...deps.config, STATIC_DIR: dir } })
   );
   let current = 0;
-  const server = Deno.serve(
-    { port: 0, hostname: "127.0.0.1", onListen: () => {} },
-    (req, info) => apps[current].fetch(req, { remoteAddr: info.remoteAddr }),
-  );
+  const server = serveLocal((req, remoteAddr) => apps[current].fetch(req, { remoteAddr }));
   const profile = await Deno.makeTempDir({ prefix: "qcard_update_profile_" });
   const browser = await puppeteer.launch({
     executablePath: chromePath(),
     headless: true,
     userDataDir: profile,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-dev-shm-usage",
-    ],
+    args: CHROME_ARGS,
   });
   return {
     url: `http://localhost:${server.addr.port}`,
