@@ -2,7 +2,7 @@ import "./styles/app.css";
 import { createRoot } from "react-dom/client";
 import { App, loadMainArea } from "./app/App.tsx";
 import { boot } from "./actions/session.ts";
-import { loadAppColors } from "./actions/app_color.ts";
+import { applyKeptColors, refreshAppColors } from "./actions/app_color.ts";
 import { watchForUpdate } from "./actions/update.ts";
 import { phase } from "./state/session.ts";
 
@@ -13,12 +13,13 @@ if ("serviceWorker" in navigator) {
     .then(watchForUpdate)
     .catch((err) => console.error("service worker", err));
 }
-// The organisation's theme colours, the kept ones before the first paint.
-void loadAppColors();
+// The organisation's theme colours: the kept ones before the first paint, the server's after.
+applyKeptColors();
 
 createRoot(document.getElementById("root")!).render(<App />);
 
 boot().then(() => {
+  void refreshAppColors();
   // The main screen's chunk, fetched while the PIN pad is on screen.
   loadMainArea().catch(() => {/* retried by the lazy component when needed */});
 }).catch((err) => {

@@ -39,12 +39,20 @@ export function applyAppColors(colors: Partial<AppColors>): void {
   document.querySelector('meta[name="theme-color"]')?.setAttribute("content", THEME_COLOR[mode]);
 }
 
-/** At start: the kept colours at once, then the server's (kept for the next start). */
-export async function loadAppColors(): Promise<void> {
+/** Before the first paint: the colours kept at the last start (no network). */
+export function applyKeptColors(): void {
   try {
     const kept = localStorage.getItem(APP_COLOR_KEY);
     if (kept) applyAppColors(JSON.parse(kept));
   } catch { /* no storage or a damaged copy: the defaults */ }
+}
+
+/**
+ * After the first screen is painted: the server's colours, kept for the next start. Not
+ * before: a request started ahead of the first paint delays it on a slow network
+ * (Lighthouse's LCP counted this round trip).
+ */
+export async function refreshAppColors(): Promise<void> {
   try {
     const colors = await call(session.appcolor);
     applyAppColors(colors);

@@ -26,7 +26,15 @@ export const currentKey = () => deviceKey;
 const PIN_FAILS = "qc_pinfail";
 
 /** The device id (cookie first, then QCDB), created once per installation. */
-export async function ensureDeviceId(): Promise<string> {
+export function ensureDeviceId(): Promise<string> {
+  // One at a time: boot starts it without waiting (the first screen does not need the id),
+  // and every call that sends the device-id header awaits the same answer.
+  if (credentials.deviceId) return Promise.resolve(credentials.deviceId);
+  return deviceIdPending ??= readOrMakeDeviceId().finally(() => (deviceIdPending = null));
+}
+let deviceIdPending: Promise<string> | null = null;
+
+async function readOrMakeDeviceId(): Promise<string> {
   let id = getCookie(COOKIE_NAMES.deviceId) ?? null;
   if (!id) {
     try {

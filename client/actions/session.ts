@@ -59,12 +59,14 @@ function fail(message: string): void {
 
 /** Start-up: device id, server settings and translation, then the §4 start state. */
 export async function boot(): Promise<void> {
-  await ensureDeviceId();
   const cached = cachedTranslation(preferredLanguage());
   if (cached) applyTranslation(cached.translation, cached.locale);
   const len = storedPinLength();
   pinLength.value = len ?? 6;
+  // The first screen depends on cookies only: shown before QCDB is opened for the device id
+  // (a first visit's database creation is what the PIN pad's first paint waited for).
   phase.value = len ? "unlock" : "activate";
+  await ensureDeviceId();
   await Promise.allSettled([loadInitialize(), loadTranslation()]);
 }
 
@@ -94,6 +96,7 @@ export async function loadTranslation(): Promise<boolean> {
 
 /** needsValidating: 5 digits → 'connect device' (spec §4). */
 export async function connectDevice(code: string): Promise<void> {
+  await ensureDeviceId();
   await busy(async () => {
     try {
       await call(session.checkValidation, {
@@ -151,6 +154,7 @@ export async function savePin(pin: string): Promise<void> {
  * (it counts failures too). Offline, a PIN that opens the token unlocks on cached data.
  */
 export async function unlock(pin: string): Promise<void> {
+  await ensureDeviceId();
   await busy(async () => {
     const sealed = await storedSealed();
     if (!sealed) {
@@ -359,11 +363,13 @@ export function confirmRemoveLocalData(): void {
 
 /** Lost activation, step 1: the email's secret question (spec §4, §8). */
 export async function askQuestion(email: string) {
+  await ensureDeviceId();
   return await busy(() => call(session.activationEmail, { body: { email } }));
 }
 
 /** Lost activation, step 2: the right answer mails a new code. */
 export async function sendAnswer(email: string, answer: string, questOid: string) {
+  await ensureDeviceId();
   return await busy(() => call(session.secretAnswer, { body: { email, answer, questOid } }));
 }
 
