@@ -21,6 +21,8 @@ import { sessionRoutes } from "./routes/session.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
+import { createLogger, type Logger } from "./log.ts";
+import { requestLog } from "./middleware/request_log.ts";
 
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   card_not_found: 404,
@@ -44,8 +46,13 @@ export const MAX_JSON_BODY = 64 * 1024;
  * Builds the whole HTTP app from its dependencies. No side effects: nothing is opened,
  * read or started here (GUIDE habit 1), so tests build as many apps as they like.
  */
-export function createApp(deps: Deps, opts: { frameSrc?: string[] } = {}): Hono<AppEnv> {
+export function createApp(
+  deps: Deps,
+  opts: { frameSrc?: string[]; logger?: Logger } = {},
+): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // First: one JSON line a request and the X-Request-Id header (issue 14); quiet unless given.
+  app.use("*", requestLog(opts.logger ?? createLogger("off")));
   app.use("*", securityHeaders(opts.frameSrc));
   app.use("*", async (c, next) => {
     c.set("deps", deps);

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { LOG_LEVELS } from "./log.ts";
 
 /** The version line the spec fixes (§1). */
 export const APP_VERSION = "2.25.0211";
@@ -113,6 +114,11 @@ export const ConfigSchema = z.object({
    */
   VAPID_SUBJECT: z.string().optional(),
   UPSTREAM_URL: z.url().optional(),
+  // Operate it (issue 14): server/log.ts, server/shutdown.ts.
+  /** JSON log lines at this level and above on stdout (requests at info, 5xx at error). */
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  /** On SIGTERM/SIGINT, answers in flight get this long before the process exits anyway. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Check every answer against the contract (drift shows in tests); off in production. */
   CHECK_RESPONSES: bool.optional(),
 }).superRefine((c, ctx) => {
