@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { approvals } from "../../client/api/contract/approvals.ts";
+import { approvals, OVERVIEW_TEAMS_OLD_PATH } from "../../client/api/contract/approvals.ts";
 import type { AppEnv } from "../env.ts";
 import {
   addApprovalComment,
@@ -40,6 +40,12 @@ export function approvalRoutes(): Hono<AppEnv> {
   route(
     app,
     approvals.overviewTeams,
+    async ({ c }) => ({ teamlist: await overviewTeams(c.var.deps) }),
+  );
+  // Clients built before the path followed spec §7 still call it under /scmapi/approval/.
+  route(
+    app,
+    { ...approvals.overviewTeams, path: OVERVIEW_TEAMS_OLD_PATH },
     async ({ c }) => ({ teamlist: await overviewTeams(c.var.deps) }),
   );
   route(app, approvals.teamUsers, async ({ c, query }) => ({

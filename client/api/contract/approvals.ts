@@ -102,6 +102,9 @@ const Team = z.object({
 });
 export type Team = z.infer<typeof Team>;
 
+/** Where pwaoverviewteams was served before it moved to spec §7's path; kept as an alias. */
+export const OVERVIEW_TEAMS_OLD_PATH = `${A}/pwaoverviewteams`;
+
 export const approvals = {
   list: endpoint({
     method: "GET",
@@ -151,9 +154,10 @@ export const approvals = {
     body: CommentBody,
     response: z.object({ comment: Comment }),
   }),
+  /** spec §7 lists pwaoverviewteams among the reads under /scmapi/expense/, not approvals. */
   overviewTeams: endpoint({
     method: "GET",
-    path: `${A}/pwaoverviewteams`,
+    path: "/scmapi/expense/pwaoverviewteams",
     auth: "bearer",
     response: z.object({ teamlist: z.array(Team) }),
   }),
