@@ -5,86 +5,10 @@
  * never ends does not hold the exit beyond that bound.
  */
 import assert from "node:assert/strict";
-import { fileURLToPath } from "node:url";
+import { startMain } from "./main_process.ts";
 
-const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 const PATH = "/bonita/scmapi/expense/pwacheckvalidation";
 const enc = new TextEncoder();
-
-export interface Proc {
-  port: number;
-  lines: string[];
-  /** Resolves with the first stdout line matching `re`. */
-  waitLine(re: RegExp, ms?: number): Promise<string>;
-  child: Deno.ChildProcess;
-  status: Promise<Deno.CommandStatus>;
-  stderr: () => string;
-}
-
-/** Starts main.ts with `env` (only it: clearEnv) and waits for its listening line. */
-export async function startMain(
-  env: Record<string, string>,
-  opts: { cwd?: string; args?: string[] } = {},
-): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--config",
-      `${ROOT}deno.json`,
-      ...(opts.args ?? ["-A"]),
-      `${ROOT}main.ts`,
-    ],
-    cwd: opts.cwd ?? ROOT,
-    clearEnv: true,
-    env: { PATH: Deno.env.get("PATH") ?? "/usr/bin:/bin", NO_COLOR: "1", ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const lines: string[] = [];
-  const waiters: { re: RegExp; resolve: (l: string) => void }[] = [];
-  let err = "";
-  (async () => {
-    let buf = "";
-    for await (const chunk of child.stdout.pipeThrough(new TextDecoderStream())) {
-      buf += chunk;
-      let i;
-      while ((i = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        lines.push(line);
-        for (const w of [...waiters]) {
-          if (w.re.test(line)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(line);
-          }
-        }
-      }
-    }
-  })();
-  (async () => {
-    for await (const chunk of child.stderr.pipeThrough(new TextDecoderStream())) err += chunk;
-  })();
-  const status = child.status;
-  const waitLine = (re: RegExp, ms = 20_000) => {
-    const seen = lines.find((l) => re.test(l));
-    if (seen) return Promise.resolve(seen);
-    return new Promise<string>((resolve, reject) => {
-      const t = setTimeout(
-        () => reject(new Error(`no line ${re} within ${ms} ms; stderr: ${err}\nstdout: ${lines}`)),
-        ms,
-      );
-      waiters.push({ re, resolve: (l) => (clearTimeout(t), resolve(l)) });
-      status.then((s) => {
-        clearTimeout(t);
-        reject(new Error(`exited ${s.code} before ${re}; stderr: ${err}\nstdout: ${lines}`));
-      });
-    });
-  };
-  const listening = await waitLine(/"msg":"QCard listening/);
-  const port = JSON.parse(listening).port;
-  return { port, lines, waitLine, child, status, stderr: () => err };
-}
 
 /** Opens a connection and sends a POST's header and the first `sent` bytes of `body`. */
 async function startPost(port: number, body: string, sent: number) {
