@@ -9,6 +9,8 @@ import { createApp } from "../../server/app.ts";
 import { createLogger, type LogLevel } from "../../server/log.ts";
 import { requestLog } from "../../server/middleware/request_log.ts";
 import { parseConfig } from "../../server/config.ts";
+import type { AppEnv } from "../../server/env.ts";
+import { healthRoutes } from "../../server/routes/health.ts";
 import { DEMO, testApp } from "../helpers.ts";
 
 function captured(level: LogLevel = "info") {
@@ -158,4 +160,32 @@ Deno.test("[request_log] /healthz answers with no data, and 503 when the store i
   const closed = await api.app.request("/healthz");
   assert.equal(closed.status, 503);
   assert.deepEqual(await closed.json(), { status: "error", store: "unreachable" });
+});
+
+Deno.test("[request_log] /healthz keeps a slot for the upstream in relay mode", async () => {
+  const api = await testApp({ UPSTREAM_URL: "http://127.0.0.1:9/" });
+  try {
+    const withProbe = (probe?: () => Promise<boolean>) => {
+      const app = new Hono<AppEnv>();
+      app.use("*", async (c, next) => {
+        c.set("deps", api.deps);
+        await next();
+      });
+      app.route("/healthz", healthRoutes({ upstream: probe }));
+      return app;
+    };
+    const unchecked = await withProbe().request("/healthz");
+    assert.equal(unchecked.status, 200);
+    assert.equal((await unchecked.json()).upstream, "unchecked");
+    const up = await withProbe(() => Promise.resolve(true)).request("/healthz");
+    assert.deepEqual([up.status, (await up.json()).upstream], [200, "ok"]);
+    const down = await withProbe(() => Promise.resolve(false)).request("/healthz");
+    const body = await down.json();
+    assert.deepEqual([down.status, body.status, body.upstream], [503, "error", "unreachable"]);
+    const thrown = await withProbe(() => Promise.reject(new Error("ECONNREFUSED")))
+      .request("/healthz");
+    assert.equal(thrown.status, 503);
+  } finally {
+    await api.close();
+  }
 });
