@@ -53,7 +53,7 @@ export async function checkFile(file: File): Promise<boolean> {
     }
     const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
     const c = await call(api.checkContent, {
-      body: { name: file.name.slice(0, 255), head: base64(head), size: file.size },
+      query: { name: file.name.slice(0, 255), head: base64(head), size: String(file.size) },
     });
     if (c.result !== 1) {
       askConfirm({

@@ -61,7 +61,12 @@ export function documentRoutes(): Hono<AppEnv> {
   route(
     app,
     documents.checkContent,
-    async ({ c, body, auth }) => await checkContent(c.var.deps, auth!.user, body),
+    async ({ c, query, auth }) =>
+      await checkContent(c.var.deps, auth!.user, {
+        name: query.name,
+        head: query.head,
+        size: query.size === undefined ? undefined : Number(query.size),
+      }),
   );
   route(
     app,

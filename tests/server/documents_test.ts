@@ -272,7 +272,15 @@ Deno.test(
     // pwacheckdocumentcontent applies the same rules to a name and the first bytes.
     const b64 = (b: Uint8Array) => btoa(String.fromCharCode(...b.subarray(0, 64)));
     const check = (name: string, bytes: Uint8Array, size?: number) =>
-      post(api, emp.h, "pwacheckdocumentcontent", { name, head: b64(bytes), size });
+      get(
+        api,
+        emp.h,
+        `pwacheckdocumentcontent?${new URLSearchParams({
+          name,
+          head: b64(bytes),
+          ...(size === undefined ? {} : { size: String(size) }),
+        })}`,
+      );
     assert.deepEqual((await check("a.pdf", makePdf())).json, {
       result: 1,
       mimeType: "application/pdf",
@@ -290,7 +298,7 @@ Deno.test(
     const large = await check("a.pdf", makePdf(), 11 * 1024 * 1024);
     assert.equal(large.json.message, "The file is too large: at most 10 MB");
     assertError(
-      await post(api, emp.h, "pwacheckdocumentcontent", { name: "a.pdf", head: "%%%" }),
+      await get(api, emp.h, "pwacheckdocumentcontent?name=a.pdf&head=%25%25%25"),
       400,
     );
   }),
@@ -325,7 +333,7 @@ Deno.test(
       ["POST", "pwasaveReceiptNote", { expenseReceipt: { oid: "x", note: "n" } }],
       ["GET", `pwaexpensereceiptdocuments?record=${tx}`],
       ["GET", "pwacheckupload?extension=pdf"],
-      ["POST", "pwacheckdocumentcontent", { name: "a.pdf", head: "" }],
+      ["GET", "pwacheckdocumentcontent?name=a.pdf&head="],
       ["GET", `pwacheckadddocumentcontent?record=${tx}`],
       ["GET", "pwadeletedocument?record=x"],
       ["GET", "pwadocumentcontent?record=x"],
@@ -349,8 +357,9 @@ Deno.test(
       ],
       ["GET", "pwaexpensereceiptdocuments?archive=maybe&record=x", undefined, "invalid_query"],
       ["GET", "pwacheckupload", undefined, "invalid_query"],
-      ["POST", "pwacheckdocumentcontent", { name: "" }, "invalid_body"],
-      ["POST", "pwacheckdocumentcontent", { name: "a", head: "A".repeat(129) }, "invalid_body"],
+      ["GET", "pwacheckdocumentcontent?name=&head=", undefined, "invalid_query"],
+      ["GET", `pwacheckdocumentcontent?name=a&head=${"A".repeat(129)}`, undefined, "invalid_query"],
+      ["GET", "pwacheckdocumentcontent?name=a&head=&size=-1", undefined, "invalid_query"],
       ["GET", "pwacheckadddocumentcontent?record=", undefined, "invalid_query"],
       ["GET", "pwacheckadddocumentcontent?record=x&documenttype=x", undefined, "invalid_query"],
       ["GET", "pwadeletedocument", undefined, "invalid_query"],

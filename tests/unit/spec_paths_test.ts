@@ -137,14 +137,7 @@ export const NOT_JSON: Record<
  * §7 calls the contract serves otherwise, each with the contract's "METHOD path" and why.
  * Each is a relay hazard to fix in the contract (then take it off here: a test insists).
  */
-export const KNOWN_MISMATCHES: Record<string, { contract: string; why: string }> = {
-  "GET /scmapi/expense/pwacheckdocumentcontent": {
-    contract: "POST /scmapi/expense/pwacheckdocumentcontent",
-    why: "documents.checkContent sends the file's name and first bytes as a JSON body; §7 " +
-      "lists it among the GET reads (to fix in client/api/contract/documents.ts, its route " +
-      "and its caller: the body as query parameters)",
-  },
-};
+export const KNOWN_MISMATCHES: Record<string, { contract: string; why: string }> = {};
 
 /**
  * Contract endpoints the client does not call, each with why. Served for relays and older

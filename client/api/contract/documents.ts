@@ -148,18 +148,19 @@ export const documents = {
     response: z.object({ extension: z.string(), allowed: z.array(z.string()) }),
   }),
   /**
-   * spec §7 pwacheckdocumentcontent: before sending a file, its name and first bytes
-   * (base64, ≤ 64 bytes) are checked like the upload will check them (magic bytes), so a
+   * spec §7 pwacheckdocumentcontent (a read, GET): before sending a file, its name and first
+   * bytes (base64, ≤ 64 bytes) are checked like the upload will check them (magic bytes), so a
    * renamed executable is refused before 10 MB of mobile data are spent.
    */
   checkContent: endpoint({
-    method: "POST",
+    method: "GET",
     path: `${E}/pwacheckdocumentcontent`,
     auth: "bearer",
-    body: z.object({
+    query: z.object({
       name: z.string().check(z.minLength(1), z.maxLength(255)),
       head: z.string().check(z.maxLength(128)),
-      size: z.optional(z.number()),
+      /** Bytes, in decimal. */
+      size: z.optional(z.string().check(z.regex(/^\d{1,12}$/))),
     }),
     response: z.object({
       result: z.union([z.literal(0), z.literal(1)]),
