@@ -21,7 +21,7 @@ import { sessionRoutes } from "./routes/session.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
-import { createLogger, type Logger } from "./log.ts";
+import { createLogger, errorText, type Logger } from "./log.ts";
 import { requestLog } from "./middleware/request_log.ts";
 
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
@@ -109,7 +109,11 @@ export function createApp(
     if (err instanceof IssuerError && ISSUER_STATUS[err.code]) {
       return c.json({ error: err.code, message: err.message }, ISSUER_STATUS[err.code]!);
     }
-    console.error(`${c.req.method} ${new URL(c.req.url).pathname} failed:`, err);
+    const path = new URL(c.req.url).pathname;
+    // With the process's logger: one JSON line (no request data). Without (tests): the stack.
+    if (opts.logger) {
+      opts.logger.error("unhandled", { method: c.req.method, path, error: errorText(err) });
+    } else console.error(`${c.req.method} ${path} failed:`, err);
     return c.json({ error: "internal", message: "Something went wrong" }, 500);
   });
   return app;
