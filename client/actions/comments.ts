@@ -1,10 +1,9 @@
-import type { Comment } from "../api/contract/requests.ts";
 import { requests as reqApi } from "../api/contract/requests.ts";
 import { transactions as txApi } from "../api/contract/transactions.ts";
 import { call, NetworkError } from "../api/http.ts";
-import { txDetail } from "../state/transactions.ts";
 import { pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
+import { reloadWhenLanded } from "./comment_landing.ts";
 import { messageOf } from "./messages.ts";
 
 // Comments on whatever a detail panel shows (request, card, transaction): the add and the
@@ -20,39 +19,6 @@ type CommentCall = "request.addComment" | "transaction.addComment";
  * it already by the time a comment can be written.
  */
 const offline = () => import("../offline/replay.ts");
-
-/** The lists to re-read when a queued comment lands, for as long as this page lives. */
-const reloaders = new Map<string, (oid: string) => Promise<void>>();
-
-/** Re-reads waiting after queued comments landed: one per list, however many landed. */
-const dueReloads = new Map<string, ReturnType<typeof setTimeout>>();
-const RELOAD_AFTER_MS = 300;
-
-/**
- * A queued comment that landed: appended to the open transaction's list at once; any other
- * list it was written in is re-read shortly after (once for a whole replay).
- */
-export function commentLanded(w: { key: string; target: string }, answer: unknown): void {
-  const reload = reloaders.get(w.key);
-  reloaders.delete(w.key);
-  const c = (answer as { comment?: Comment } | undefined)?.comment;
-  const d = txDetail.value;
-  if (c && d?.oid === w.target) {
-    if (!d.comments.some((x) => x.oid === c.oid)) {
-      txDetail.value = { ...d, comments: [...d.comments, c] };
-    }
-    return;
-  }
-  if (!reload) return;
-  clearTimeout(dueReloads.get(w.target));
-  dueReloads.set(
-    w.target,
-    setTimeout(() => {
-      dueReloads.delete(w.target);
-      void reload(w.target);
-    }, RELOAD_AFTER_MS),
-  );
-}
 
 /**
  * Adds `text` on `oid` (blocking), then re-reads the comments; false, with a banner, when
@@ -79,7 +45,7 @@ export async function sendComment(
       label: comment,
       call: { ep: send, body: { oid, comment } },
     });
-    if (queued) reloaders.set(key, reload);
+    if (queued) reloadWhenLanded(key, reload);
     return queued;
   };
   const ok = await busy(async () => {

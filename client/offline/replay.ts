@@ -4,7 +4,7 @@ import { transactions as txApi } from "../api/contract/transactions.ts";
 import { vat as vatApi } from "../api/contract/vat.ts";
 import { uploadFile } from "../api/files.ts";
 import { ApiError, call } from "../api/http.ts";
-import { commentLanded } from "../actions/comments.ts";
+import { commentLanded } from "../actions/comment_landing.ts";
 import { currentKey } from "../actions/device.ts";
 import { messageOf } from "../actions/messages.ts";
 import { outq, type OutqKind, type OutqView } from "../state/outq.ts";
@@ -106,7 +106,7 @@ export async function drain(
 // ---- The app's queue ----
 
 type Applier = (w: QueuedWrite, answer: unknown) => void | Promise<void>;
-/** Comments' module is in the first load and reaches this one by import(): named here. */
+/** Comments: named here (their module is in the first load and reaches this one by import()). */
 const appliers = new Map<OutqKind, Applier>([["comment", commentLanded]]);
 /**
  * What a replayed write changes on screen, registered by the action module that queued it
