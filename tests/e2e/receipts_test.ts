@@ -212,6 +212,7 @@ for (const flavour of FLAVOURS) {
 
           // VAT, advanced form (the demo's): country change resets; two computed lines.
           await inTopPanel(p, "VAT lines: 0");
+          await p.waitForSelector(".side-panel.open .vat-form");
           await p.waitForSelector(".side-panel.open #vat-country option[value=FR]");
           await settled(p);
           await p.select(".side-panel.open #vat-country", "FR");
@@ -270,6 +271,7 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "Receipts (1)");
           // VAT, simple form: the flag, then OK with the required type.
           await inTopPanel(p, "VAT and accounting");
+          await p.waitForSelector(".side-panel.open .vat-form");
           await waitInTopPanel(p, "Has VAT");
           await (await named(p, "Has VAT")).click();
           await p.waitForSelector(".side-panel.open #vat-type option[value='rt-receipt']");

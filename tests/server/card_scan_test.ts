@@ -30,6 +30,15 @@ export function cardNumbersIn(text: string): string[] {
 }
 
 /**
+ * The text with its long hex tokens (hashes, key ids: 32+ hex characters with letters among
+ * them) masked: a random SHA-256 in hex holds a Luhn-valid run of 16 digits now and then
+ * (one did, in a ["vcode", hash] key). The known PANs are still searched for in the text whole.
+ */
+function withoutHashes(text: string): string {
+  return text.replace(/\b[0-9a-f]{32,}\b/gi, (m) => (/[a-f]/i.test(m) ? "<hex>" : m));
+}
+
+/**
  * Every way KV may hold a value, as text: JSON and bytes as latin-1 (`text`, scanned for any
  * card number), and bytes as hex (`hex`, searched for the revealed numbers only: random
  * ciphertext in hex has long digit runs, some of them Luhn-valid by chance).
@@ -162,7 +171,7 @@ Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, o
 
     for (const [where, list] of [["API answers", answers], ["server output", output]] as const) {
       for (const text of list) {
-        assert.deepEqual(cardNumbersIn(text), [], `${where}: ${text.slice(0, 300)}`);
+        assert.deepEqual(cardNumbersIn(withoutHashes(text)), [], `${where}: ${text.slice(0, 300)}`);
         for (const pan of pans) assert.ok(!text.includes(pan), `${where} holds a PAN`);
         assert.ok(!cvcField.test(text), `${where} holds a CVC: ${text.slice(0, 300)}`);
       }
@@ -173,7 +182,7 @@ Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, o
       const where = `KV ${JSON.stringify(e.key)}`;
       const { text, hex } = texts(e.value);
       for (const t of [JSON.stringify(e.key), ...text]) {
-        assert.deepEqual(cardNumbersIn(t), [], where);
+        assert.deepEqual(cardNumbersIn(withoutHashes(t)), [], where);
         for (const pan of pans) assert.ok(!t.includes(pan), `${where} holds a PAN`);
         assert.ok(!cvcField.test(t), `${where} holds a CVC`);
       }

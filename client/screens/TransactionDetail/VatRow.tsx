@@ -51,17 +51,13 @@ export function VatRow(props: { tx: Transaction }) {
       </div>
       {queued ? <QueuedState entry={queued} /> : null}
       <div className="detail-actions">
-        <button type="button" className="secondary" disabled={busy} onClick={() => void openVat()}>
+        {/* Opening a panel writes nothing: never disabled by a write under way elsewhere. */}
+        <button type="button" className="secondary" onClick={() => void openVat()}>
           {advanced ? t("vat.linesCount", { count: lines }) : t("vat.open")}
           {tx.reviewed ? ` · ${t("vat.reviewed")}` : ""}
         </button>
         {review ? <QueuedState entry={review} /> : null}
-        <button
-          type="button"
-          className="secondary"
-          disabled={busy}
-          onClick={() => void openDocuments(tx.oid)}
-        >
+        <button type="button" className="secondary" onClick={() => void openDocuments(tx.oid)}>
           {t("docs.count", { count: tx.nbReceipts + tx.nbDocuments })}
         </button>
       </div>
