@@ -113,7 +113,22 @@ export const ConfigSchema = z.object({
    * (Apple answers 403 BadJwtToken to placeholders such as mailto:x@example.com).
    */
   VAPID_SUBJECT: z.string().optional(),
+  // Relay mode (issue 14): server/relay/.
+  /** The system of record: every /bonita/* call is relayed to it (the edge serves the client). */
   UPSTREAM_URL: z.url().optional(),
+  /** A relayed call not answered (headers) within this is answered 504. */
+  UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  /**
+   * Push through an edge (issue 14, server/push/): on the upstream, the edge's URL (its origin);
+   * notifications are then handed to the edge, which holds the VAPID keys, instead of being
+   * sent to push services from here.
+   */
+  PUSH_RELAY_URL: z.url().optional(),
+  /**
+   * The secret shared by edge and upstream (at least 32 characters) for push relay requests
+   * (HMAC-SHA256 over timestamp and body). On the edge it opens POST /edge/push.
+   */
+  PUSH_RELAY_SECRET: z.string().min(32).optional(),
   // Operate it (issue 14): server/log.ts, server/shutdown.ts.
   /** JSON log lines at this level and above on stdout (requests at info, 5xx at error). */
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
