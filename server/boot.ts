@@ -11,6 +11,7 @@ import { createIssuer, loadIssuerKey } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
 import { startSweeper } from "./store/blobs.ts";
+import { leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
 import { sweepBlobs } from "./domain/documents.ts";
 import { startPush } from "./push/mod.ts";
 
@@ -59,7 +60,11 @@ export function startDelivery(
   opts: { log?: (line: string) => void } = {},
 ): DeliveryWorker {
   const worker = startWorker(deps, opts);
-  const sweeper = startSweeper(() => sweepBlobs(deps), deps.config.BLOB_SWEEP_MS, opts.log);
+  // Issue 14: one process on the store sweeps at a time (server/store/lease.ts).
+  const every = deps.config.BLOB_SWEEP_MS;
+  const sweep = () =>
+    runLeased(deps.store.kv, "blob-sweep", leaseTtl(every), () => sweepBlobs(deps));
+  const sweeper = startSweeper(sweep, every, opts.log);
   // Issue 13: web push (events → push jobs in KV → push services) and the overdue check.
   const push = startPush(deps, opts);
   const stopWorker = worker.stop.bind(worker);
@@ -67,6 +72,8 @@ export function startDelivery(
     await push.stop();
     await sweeper.stop();
     await stopWorker();
+    // Hands the periodic duties this process held to the others at their next tick.
+    await releaseHeld(deps.store.kv).catch(() => {});
   };
   return worker;
 }
@@ -87,6 +94,21 @@ export async function loadDemoOrg() {
  * from now.
  */
 export async function seedIfEmpty(deps: Deps): Promise<boolean> {
+  if ((await deps.store.users.count()) > 0) return false;
+  // Issue 14: processes starting together on one empty store seed it once. The first to take
+  // the "seed" lease imports; the others wait for it to finish, then find users.
+  for (;;) {
+    const r = await runLeased(deps.store.kv, "seed", SEED_LEASE_MS, () => seed(deps))
+      .finally(() => release(deps.store.kv, "seed").catch(() => {})); // ours only, if at all
+    if (r.ran) return r.value;
+    await new Promise((ok) => setTimeout(ok, 100));
+  }
+}
+
+/** How long a seeding process holds the store before another may take over (renewed). */
+const SEED_LEASE_MS = 30_000;
+
+async function seed(deps: Deps): Promise<boolean> {
   const { store, config } = deps;
   if ((await store.users.count()) > 0) return false;
   let org;

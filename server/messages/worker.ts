@@ -1,5 +1,6 @@
 import { enqueue, type MessageQueue } from "./queue.ts";
 import { backoffMs, classify, Semaphore, withTimeout } from "./policy.ts";
+import { leaseTtl, runLeased } from "../store/lease.ts";
 import {
   type Channel,
   type DeliveryError,
@@ -53,8 +54,8 @@ export class DeliveryWorker {
   /** Starts listening and sweeps once (a queue item may have been lost with a crash). */
   start(): this {
     this.listening = this.queue.kv.listenQueue((item) => this.onItem(item));
-    this.track(this.sweep(true));
-    this.sweepTimer = setInterval(() => this.track(this.sweep(false)), this.opts.sweepMs);
+    this.track(this.sweepOnce(true));
+    this.sweepTimer = setInterval(() => this.track(this.sweepOnce(false)), this.opts.sweepMs);
     return this;
   }
 
@@ -229,6 +230,12 @@ export class DeliveryWorker {
       text: m.text,
       html: m.html,
     };
+  }
+
+  /** The sweep, by the one process on the store holding its lease (issue 14). */
+  private async sweepOnce(all: boolean): Promise<void> {
+    const ttl = leaseTtl(this.opts.sweepMs);
+    await runLeased(this.queue.kv, "message-sweep", ttl, () => this.sweep(all));
   }
 
   /**

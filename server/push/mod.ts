@@ -4,6 +4,7 @@ import { vapidKeys } from "./keys.ts";
 import { type Notice, noticesFor } from "./notify.ts";
 import { addJobs, PushWorker } from "./outbox.ts";
 import { checkOverdue } from "./overdue.ts";
+import { leaseTtl, runLeased } from "../store/lease.ts";
 
 export { vapidKeys } from "./keys.ts";
 
@@ -72,9 +73,12 @@ export function startPush(
   };
   let checking: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    checking = overdue().catch((err) => log(`[push] overdue check failed: ${err?.stack ?? err}`));
+    // Issue 14: one process on the store checks at a time (server/store/lease.ts).
+    checking = runLeased(deps.store.kv, "push-overdue", leaseTtl(every), overdue)
+      .catch((err) => log(`[push] overdue check failed: ${err?.stack ?? err}`));
   };
-  const timer = setInterval(tick, opts.overdueCheckMs ?? OVERDUE_CHECK_MS);
+  const every = opts.overdueCheckMs ?? OVERDUE_CHECK_MS;
+  const timer = setInterval(tick, every);
   tick();
   const service: PushService = {
     worker,

@@ -4,11 +4,51 @@
  */
 export async function openKv(path: string, onDeploy: boolean): Promise<Deno.Kv> {
   if (onDeploy) return await Deno.openKv();
-  if (path !== ":memory:") {
-    const dir = path.replace(/[/\\][^/\\]*$/, "");
-    if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true });
+  if (path === ":memory:") return await Deno.openKv(path);
+  const dir = path.replace(/[/\\][^/\\]*$/, "");
+  if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true });
+  return waitWhileLocked(await Deno.openKv(path));
+}
+
+/** What SQLite says when another process holds the file's write lock. */
+const LOCKED = /database is locked|database is busy|SQLITE_BUSY/i;
+/** How long one operation waits for the lock before its error is let through. */
+export const LOCK_WAIT_MS = 10_000;
+
+/**
+ * Issue 14, several processes on one KV file: SQLite lets one process write at a time and
+ * Deno KV sets no busy timeout, so a write (or, rarely, a read) that meets another process's
+ * lock fails at once with "database is locked" — nothing was written. This retries such
+ * calls on this handle (atomic commits, get, getMany, set, delete, enqueue) with a short
+ * growing random pause, for LOCK_WAIT_MS at most; every other error passes unchanged. A
+ * checked commit retried this way is still checked: it fails if its entries changed meanwhile.
+ */
+export function waitWhileLocked(kv: Deno.Kv): Deno.Kv {
+  const k = kv as unknown as Record<string, unknown>;
+  for (const name of ["get", "getMany", "set", "delete", "enqueue"] as const) {
+    const f = (kv[name] as (...a: unknown[]) => Promise<unknown>).bind(kv);
+    k[name] = (...a: unknown[]) => retryLocked(() => f(...a));
   }
-  return await Deno.openKv(path);
+  const atomic = kv.atomic.bind(kv);
+  kv.atomic = () => {
+    const op = atomic();
+    const commit = op.commit.bind(op);
+    op.commit = () => retryLocked(commit);
+    return op;
+  };
+  return kv;
+}
+
+async function retryLocked<T>(f: () => Promise<T>): Promise<T> {
+  const until = Date.now() + LOCK_WAIT_MS;
+  for (let i = 0;; i++) {
+    try {
+      return await f();
+    } catch (err) {
+      if (!LOCKED.test(String(err)) || Date.now() >= until) throw err;
+      await new Promise((r) => setTimeout(r, Math.random() * Math.min(50, 2 + 2 * i)));
+    }
+  }
 }
 
 /** Reads every value under a prefix (lookups, a user's devices or requests). */
