@@ -5,6 +5,8 @@ import { type Notice, noticesFor } from "./notify.ts";
 import { addJobs, PushWorker } from "./outbox.ts";
 import { checkOverdue } from "./overdue.ts";
 import { leaseTtl, runLeased } from "../store/lease.ts";
+import { type PushSender, relayConfigured, relaySender } from "./relay.ts";
+import { sendPush } from "./send.ts";
 
 export { vapidKeys } from "./keys.ts";
 
@@ -36,6 +38,8 @@ export function pushService(deps: Deps): PushService | undefined {
  * domain events become push jobs for the recipients' subscribed devices, queued in KV
  * (outbox.ts) and sent by the worker; receipts becoming overdue are checked periodically.
  * Does nothing but poll when push is off (production without VAPID keys).
+ * In relay mode (issue 14: PUSH_RELAY_URL and PUSH_RELAY_SECRET set) every push is handed to
+ * the edge, which holds the VAPID keys (relay.ts): this server needs none of its own.
  */
 export function startPush(
   deps: Deps,
@@ -43,10 +47,13 @@ export function startPush(
 ): PushService {
   const log = opts.log ?? ((line: string) => console.log(line));
   const c = deps.config;
-  const vapid = () => vapidKeys(c, deps.store.kv);
+  const sender = pushSender(deps);
+  if (c.PUSH_RELAY_URL && !c.PUSH_RELAY_SECRET) {
+    log("[push] PUSH_RELAY_URL is set without PUSH_RELAY_SECRET: push is off");
+  }
   const worker = new PushWorker({
     store: deps.store,
-    vapid,
+    sender,
     now: () => deps.now(),
     log,
     maxAttempts: c.MESSAGE_MAX_ATTEMPTS,
@@ -62,11 +69,11 @@ export function startPush(
       await deps.store.pushSubs.remove(deps.store.kv.atomic(), e.userOid, e.deviceId).commit();
       return;
     }
-    if (!(await vapid())) return;
+    if (!(await sender())) return;
     if (await enqueue(deps, await noticesFor(deps, e))) worker.kick();
   });
   const overdue = async () => {
-    if (!(await vapid())) return 0;
+    if (!(await sender())) return 0;
     const n = await checkOverdue(deps);
     if (n) worker.kick();
     return n;
@@ -94,6 +101,24 @@ export function startPush(
   };
   services.set(deps, service);
   return service;
+}
+
+/**
+ * How this server sends pushes: through the edge in relay mode; else with its VAPID keys
+ * (null when there are none: push is off). PUSH_RELAY_URL without PUSH_RELAY_SECRET is off too:
+ * this server's own keys are not the ones the browsers subscribed with.
+ */
+function pushSender(deps: Deps): () => Promise<PushSender | null> {
+  const c = deps.config;
+  if (relayConfigured(c)) {
+    const relay = relaySender({ url: c.PUSH_RELAY_URL, secret: c.PUSH_RELAY_SECRET });
+    return () => Promise.resolve(relay);
+  }
+  if (c.PUSH_RELAY_URL) return () => Promise.resolve(null);
+  return async () => {
+    const vapid = await vapidKeys(c, deps.store.kv);
+    return vapid && ((sub, payload, opts) => sendPush(sub, payload, vapid, opts));
+  };
 }
 
 /** Queues the notices for every subscribed device of their users; the number queued. */

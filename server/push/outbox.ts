@@ -1,7 +1,7 @@
 import { backoffMs, Semaphore } from "../messages/policy.ts";
 import type { Store } from "../store/mod.ts";
-import type { Vapid } from "./keys.ts";
-import { type PushOutcome, sendPush, type Urgency } from "./send.ts";
+import type { PushSender } from "./relay.ts";
+import type { PushOutcome, Urgency } from "./send.ts";
 import type { PushSubscriptionJson } from "./subscription.ts";
 
 /**
@@ -31,7 +31,11 @@ export const DUE = "push_due";
 
 export interface PushWorkerOptions {
   store: Store;
-  vapid: () => Promise<Vapid | null>;
+  /**
+   * How pushes go out: with this server's VAPID keys (send.ts), or handed to the edge in relay
+   * mode (relay.ts). Null while push is off (production without VAPID keys).
+   */
+  sender: () => Promise<PushSender | null>;
   now: () => number;
   log: (line: string) => void;
   /** Attempts before a job is given up (MESSAGE_MAX_ATTEMPTS). */
@@ -198,8 +202,8 @@ export class PushWorker {
     ]);
     const rec = sub.value as { subscription: PushSubscriptionJson } | null;
     const device = dev.value as { status?: string; userOid?: string } | null;
-    const vapid = await this.o.vapid();
-    if (!rec || !vapid || device?.status !== "active" || device.userOid !== job.userOid) {
+    const send = await this.o.sender();
+    if (!rec || !send || device?.status !== "active" || device.userOid !== job.userOid) {
       // Deregistered, device gone, or push turned off meanwhile: nothing to send.
       if (rec && (!device || device.userOid !== job.userOid)) {
         await kv.atomic().check(sub).delete(sub.key).commit();
@@ -208,7 +212,7 @@ export class PushWorker {
       await done();
       return true;
     }
-    const outcome = await sendPush(rec.subscription, job.payload, vapid, {
+    const outcome = await send(rec.subscription, job.payload, {
       ttlSeconds: job.ttlSeconds,
       urgency: job.urgency,
       timeoutMs: this.o.sendTimeoutMs,
