@@ -10,13 +10,17 @@ import { onSignals } from "./server/shutdown.ts";
 const config = parseConfig(Deno.env.toObject());
 const logger = createLogger(config.LOG_LEVEL);
 const deps = await makeDeps(config);
-if (await seedIfEmpty(deps)) {
+// Relay mode (issue 14): the upstream is the system of record; this edge keeps no data of
+// its own to seed or deliver (its store holds VAPID keys, kept translations, push records).
+const relay = !!config.UPSTREAM_URL;
+if (relay) logger.info("Relay mode: /bonita and /docservice go to the upstream");
+else if (await seedIfEmpty(deps)) {
   const where = deps.mail.kind === "outbox" ? "read them at /_outbox" : deps.mail.describe();
   logger.info(`Loaded the demo organisation; activation emails queued (${where})`);
 }
-logger.info(describeMessaging(deps));
+if (!relay) logger.info(describeMessaging(deps));
 // Delivery runs beside the server: a mail server away delays mail, never start-up or answers.
-const workers = startDelivery(deps, { log: logger.line("warn") });
+const workers = relay ? undefined : startDelivery(deps, { log: logger.line("warn") });
 const meta = await deps.store.org.meta();
 const support = meta?.organisation.supportUrl;
 const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [], logger });

@@ -7,6 +7,7 @@ import { bufferedBody } from "./middleware/body.ts";
 import { idempotency } from "./middleware/idempotency.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { docServiceRoutes } from "./docservice/routes.ts";
+import { edgePushEnabled, edgePushRoutes, recordEdgeRegistration } from "./push/edge.ts";
 import { UPLOAD_PATH } from "../client/api/contract/documents.ts";
 import { vatRoutes } from "./routes/vat.ts";
 import { devOnly } from "./middleware/peer.ts";
@@ -23,6 +24,7 @@ import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
 import { createLogger, errorText, type Logger } from "./log.ts";
 import { requestLog } from "./middleware/request_log.ts";
+import { type RelayOptions, relayRoutes, upstreamProbe } from "./relay/relay.ts";
 
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   card_not_found: 404,
@@ -48,7 +50,7 @@ export const MAX_JSON_BODY = 64 * 1024;
  */
 export function createApp(
   deps: Deps,
-  opts: { frameSrc?: string[]; logger?: Logger } = {},
+  opts: { frameSrc?: string[]; logger?: Logger; relay?: RelayOptions } = {},
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // First: one JSON line a request and the X-Request-Id header (issue 14); quiet unless given.
@@ -58,6 +60,20 @@ export function createApp(
     c.set("deps", deps);
     await next();
   });
+
+  // Relay mode (issue 14): the system of record is UPSTREAM_URL; /bonita and /docservice are
+  // relayed to it (server/relay/), the rest (the client, support pages, push) stays here.
+  const relay = deps.config.UPSTREAM_URL
+    ? relayRoutes({
+      onPushRegistered: (d, body) =>
+        recordEdgeRegistration(d, body as Parameters<typeof recordEdgeRegistration>[1]),
+      ...opts.relay,
+    })
+    : null;
+  if (relay) {
+    app.route("/bonita", relay);
+    app.route("/docservice", relay);
+  }
 
   const api = new Hono<AppEnv>();
   api.use("*", async (c, next) => {
@@ -84,13 +100,18 @@ export function createApp(
     await requireBearer(c);
     throw notFound("No such call");
   });
-  app.route("/bonita", api);
-  // The document service (issue 12): advanced-security documents, its own tokens, no bearer.
-  app.route("/docservice", docServiceRoutes());
+  if (!relay) {
+    app.route("/bonita", api);
+    // The document service (issue 12): advanced-security documents, its own tokens, no bearer.
+    app.route("/docservice", docServiceRoutes());
+  }
+  // Relay mode (issue 14): the upstream hands pushes to the edge, signed (server/push/edge.ts).
+  if (edgePushEnabled(deps.config)) app.route("/edge/push", edgePushRoutes());
 
   // Development pages: loopback (or DEV_SECRET) only, never in production.
   for (const page of DEV_PAGES) app.use(`${page}/*`, devOnly());
-  app.route("/healthz", healthRoutes());
+  const upstream = deps.config.UPSTREAM_URL;
+  app.route("/healthz", healthRoutes({ upstream: upstream ? upstreamProbe(upstream) : undefined }));
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
   // The issuer's test mode (issue 11): purchases, captures, refunds by hand. Never mounted in
   // production, and loopback-only like the outbox.

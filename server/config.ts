@@ -119,6 +119,14 @@ export const ConfigSchema = z.object({
   /** A relayed call not answered (headers) within this is answered 504. */
   UPSTREAM_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
   /**
+   * Addresses of edges (or other proxies) in front of this server, comma-separated: for a
+   * request from one of them, per-address limits count the last X-Forwarded-For entry (the
+   * address the edge saw) instead of the edge's own. Empty: no forwarding header is believed.
+   */
+  TRUSTED_PROXIES: z.string().default("").transform((s) =>
+    s.split(",").map((a) => a.trim()).filter(Boolean)
+  ),
+  /**
    * Push through an edge (issue 14, server/push/): on the upstream, the edge's URL (its origin);
    * notifications are then handed to the edge, which holds the VAPID keys, instead of being
    * sent to push services from here.

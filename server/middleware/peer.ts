@@ -9,11 +9,24 @@ export function peerAddress(c: Context<AppEnv>): string | null {
 }
 
 /**
+ * The caller's address: the peer's, or, when the peer is a trusted proxy (TRUSTED_PROXIES:
+ * an edge in relay mode), the last X-Forwarded-For entry, the address that edge saw. Earlier
+ * entries are whatever the client wrote and are never believed.
+ */
+export function clientAddress(c: Context<AppEnv>): string | null {
+  const peer = peerAddress(c);
+  const trusted = c.var.deps?.config.TRUSTED_PROXIES ?? [];
+  if (!peer || !trusted.length || !trusted.includes(peer.replace(/^::ffff:/, ""))) return peer;
+  const last = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
+  return last && /^[0-9a-fA-F.:]{2,45}$/.test(last) ? last : peer;
+}
+
+/**
  * The key per-address limits count under: the IPv4 address, or the /64 of an IPv6 one
  * (one subscriber gets a whole /64 and can rotate inside it for free).
  */
 export function addressKey(c: Context<AppEnv>): string {
-  const a = peerAddress(c) ?? "in-process";
+  const a = clientAddress(c) ?? "in-process";
   if (!a.includes(":") || a.startsWith("::ffff:")) return a.replace(/^::ffff:/, "");
   const groups = expandIPv6(a);
   return groups ? `${groups.slice(0, 4).join(":")}::/64` : a;

@@ -573,4 +573,8 @@ export const de: Dictionary = {
   "mail.activation.subject": "Ihr QCard-Aktivierungscode",
   "mail.activation.body":
     "Hallo {fname},\n\nIhr QCard-Aktivierungscode lautet {code}.\nÖffnen Sie QCard unter {url} und geben Sie diesen Code ein, um Ihr Gerät zu aktivieren. Der Code kann einmal verwendet werden und läuft am {expires} ab.\n\nWenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.",
+  "relay.timeout":
+    "Der Server hat zu lange für eine Antwort gebraucht. Bitte versuchen Sie es erneut.",
+  "relay.unreachable":
+    "Der Server ist gerade nicht erreichbar. Bitte versuchen Sie es später erneut.",
 };

@@ -489,6 +489,8 @@ export const en = {
   "mail.activation.subject": "Your QCard activation code",
   "mail.activation.body":
     "Hello {fname},\n\nYour QCard activation code is {code}.\nOpen QCard at {url} and enter this code to activate your device. The code can be used once and expires on {expires}.\n\nIf you did not ask for it, ignore this email.",
+  "relay.timeout": "The server took too long to answer. Please try again.",
+  "relay.unreachable": "The server cannot be reached right now. Please try again later.",
 } as const;
 
 export type TranslationKey = keyof typeof en;

@@ -564,4 +564,7 @@ export const es: Dictionary = {
   "mail.activation.subject": "Su código de activación de QCard",
   "mail.activation.body":
     "Hola, {fname}:\n\nSu código de activación de QCard es {code}.\nAbra QCard en {url} e introduzca este código para activar su dispositivo. El código solo se puede usar una vez y caduca el {expires}.\n\nSi no lo ha solicitado, ignore este correo.",
+  "relay.timeout": "El servidor ha tardado demasiado en responder. Inténtelo de nuevo.",
+  "relay.unreachable":
+    "No se puede contactar con el servidor en este momento. Inténtelo más tarde.",
 };

@@ -591,4 +591,6 @@ export const fr: Dictionary = {
   "mail.activation.subject": "Votre code d’activation QCard",
   "mail.activation.body":
     "Bonjour {fname},\n\nVotre code d’activation QCard est {code}.\nOuvrez QCard à l’adresse {url} et saisissez ce code pour activer votre appareil. Le code n’est utilisable qu’une seule fois et expire le {expires}.\n\nSi vous n’en avez pas fait la demande, ignorez cet e-mail.",
+  "relay.timeout": "Le serveur a mis trop de temps à répondre. Veuillez réessayer.",
+  "relay.unreachable": "Le serveur est injoignable pour le moment. Veuillez réessayer plus tard.",
 };

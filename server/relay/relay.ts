@@ -1,0 +1,238 @@
+import { Hono } from "hono";
+import type { Context } from "hono";
+import type { AppEnv, Deps } from "../env.ts";
+import { session } from "../../client/api/contract/session.ts";
+import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { pickLocale, translate } from "../i18n.ts";
+import { peerAddress } from "../middleware/peer.ts";
+import { readLimited } from "../middleware/body.ts";
+import { compress } from "../middleware/compress.ts";
+import { vapidKeys } from "../push/keys.ts";
+import { clientResponseHeaders, upstreamRequestHeaders } from "./headers.ts";
+import { askedLocale, FRESH_WAIT_MS, keepTranslation, keptTranslation } from "./translations.ts";
+
+/**
+ * Relay mode (issue 14): with UPSTREAM_URL, this edge serves the client (build, precache,
+ * support pages) and relays every /bonita/* and /docservice/* call to the upstream, the
+ * system of record: method, path, query and body streamed both ways (uploads and downloads
+ * are never held whole), headers per ./headers.ts, redirects passed on, not followed.
+ *
+ * The upstream's answer time is bounded by UPSTREAM_TIMEOUT_MS, counted once the request
+ * body has been passed on (a 10 MB upload on a slow link is not a slow upstream): past it
+ * 504, and an upstream that cannot be reached 502, both `{error, message}` in the caller's
+ * language. Every answer leaves with the edge's security headers and `no-store`, whatever
+ * the upstream sent.
+ *
+ * What only the edge can do stays here: translations are kept per locale (./translations.ts),
+ * `initialize` carries the edge's VAPID public key (the edge sends the pushes: the upstream
+ * hands them over through POST /edge/push, server/push/edge.ts), and a push registration the
+ * upstream accepted is also recorded at the edge (`onPushRegistered`).
+ */
+export interface RelayOptions {
+  /** Called after the upstream accepted a pwaregisterpushtoken, with its JSON body. */
+  onPushRegistered?: (deps: Deps, body: unknown) => Promise<void>;
+}
+
+const INITIALIZE = `/bonita${session.initialize.path}`;
+const TRANSLATION = `/bonita${session.translation.path}`;
+const REGISTER_PUSH = `/bonita${session.registerPushToken.path}`;
+/** A push registration is small JSON (the contract's limits). */
+const MAX_REGISTRATION_BODY = 16 * 1024;
+
+/** Why the upstream gave no answer: 502 or 504. */
+class UpstreamError extends Error {
+  constructor(readonly status: 502 | 504, readonly code: string, cause: unknown) {
+    super(code, { cause });
+  }
+}
+
+export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  app.use("*", async (c, next) => {
+    await next();
+    c.res.headers.set("Cache-Control", "no-store");
+  });
+  app.use("*", compress());
+  app.all("*", async (c) => {
+    try {
+      const path = c.req.path;
+      if (c.req.method === "GET" && path === TRANSLATION) return await translation(c);
+      if (c.req.method === "GET" && path === INITIALIZE) return await initialize(c);
+      if (c.req.method === "POST" && path === REGISTER_PUSH) return await registerPush(c, opts);
+      return passOn(await forward(c));
+    } catch (err) {
+      if (err instanceof UpstreamError) return await upstreamFailed(c, err);
+      throw err;
+    }
+  });
+  return app;
+}
+
+/** The upstream URL for this request: UPSTREAM_URL's origin and base path, then ours. */
+export function upstreamUrl(upstream: string, requestUrl: string): string {
+  const base = new URL(upstream);
+  const here = new URL(requestUrl);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  return `${base.origin}${prefix}${here.pathname}${here.search}`;
+}
+
+/**
+ * Sends the request upstream and resolves with its answer (headers; the body streams).
+ * `body` replaces the request's own (already read for a call the edge looks into).
+ */
+async function forward(
+  c: Context<AppEnv>,
+  body?: Uint8Array<ArrayBuffer>,
+): Promise<Response> {
+  const { config } = c.var.deps;
+  const raw = c.req.raw;
+  const url = new URL(raw.url);
+  const headers = upstreamRequestHeaders(raw.headers, {
+    peer: peerAddress(c),
+    proto: url.protocol.replace(/:$/, ""),
+    host: raw.headers.get("host"),
+  });
+  const ctl = new AbortController();
+  let timedOut = false;
+  const hasBody = raw.method !== "GET" && raw.method !== "HEAD";
+  // The request's own stream is handed to fetch as it is: Deno then pipes the connection's
+  // body to the upstream without a copy through JavaScript. The answer is awaited for
+  // UPSTREAM_TIMEOUT_MS, plus the upload allowance on the upload call (a 10 MB file on a
+  // slow link is not a slow upstream; the upstream bounds the body's own time).
+  const sent: BodyInit | null = body ?? (hasBody ? raw.body : null);
+  const upload = raw.method === "POST" && c.req.path === `/bonita${UPLOAD_PATH}`;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    ctl.abort();
+  }, config.UPSTREAM_TIMEOUT_MS + (upload ? config.UPLOAD_TIMEOUT_MS : 0));
+  try {
+    return await fetch(upstreamUrl(config.UPSTREAM_URL!, raw.url), {
+      method: raw.method,
+      headers,
+      body: sent,
+      redirect: "manual",
+      signal: ctl.signal,
+      // @ts-ignore: Deno's fetch streams a request body with duplex "half".
+      duplex: "half",
+    });
+  } catch (err) {
+    if (timedOut) throw new UpstreamError(504, "upstream_timeout", err);
+    throw new UpstreamError(502, "upstream_unreachable", err);
+  } finally {
+    // The clock must not fire once the answer came (its abort would cut the body).
+    clearTimeout(timer);
+  }
+}
+
+/** The upstream's answer as the client gets it (the edge's headers are added around it). */
+function passOn(res: Response, body: BodyInit | null = res.body): Response {
+  const headers = clientResponseHeaders(res.headers);
+  if (body !== res.body) headers.delete("content-length");
+  return new Response(body, { status: res.status, statusText: res.statusText, headers });
+}
+
+async function upstreamFailed(c: Context<AppEnv>, err: UpstreamError): Promise<Response> {
+  const tr = await translate(pickLocale(c.req.header("accept-language")));
+  const message = err.status === 504 ? tr("relay.timeout") : tr("relay.unreachable");
+  return c.json({ error: err.code, message }, err.status);
+}
+
+/** initialize: the upstream's answer with the edge's VAPID public key (the edge pushes). */
+async function initialize(c: Context<AppEnv>): Promise<Response> {
+  const res = await forward(c);
+  if (res.status !== 200 || !/json/.test(res.headers.get("content-type") ?? "")) {
+    return passOn(res);
+  }
+  const text = await readText(res);
+  let json: Record<string, unknown>;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return passOn(res, text);
+  }
+  const { config, store } = c.var.deps;
+  json.vapidPublicKey = (await vapidKeys(config, store.kv))?.publicKey ?? null;
+  return passOn(res, JSON.stringify(json));
+}
+
+/** pwaregisterpushtoken: relayed, and once the upstream accepted it, recorded at the edge. */
+async function registerPush(c: Context<AppEnv>, opts: RelayOptions): Promise<Response> {
+  const raw = c.req.raw;
+  const declared = Number(raw.headers.get("content-length") ?? "0");
+  if (!raw.body || declared > MAX_REGISTRATION_BODY) return passOn(await forward(c));
+  const read = await readLimited(
+    raw.body,
+    MAX_REGISTRATION_BODY,
+    c.var.deps.config.BODY_TIMEOUT_MS,
+  );
+  if (!read.ok) {
+    return c.json({ error: "invalid_body", message: "The request body could not be read" }, 400);
+  }
+  const res = await forward(c, read.body);
+  if (res.ok && opts.onPushRegistered) {
+    try {
+      await opts.onPushRegistered(c.var.deps, JSON.parse(new TextDecoder().decode(read.body)));
+    } catch {
+      // The upstream has it; the edge's record is refreshed by the next registration.
+    }
+  }
+  return passOn(res);
+}
+
+/** pwatranslation with the edge's kept answers (see ./translations.ts). */
+async function translation(c: Context<AppEnv>): Promise<Response> {
+  const deps = c.var.deps;
+  const kv = deps.store.kv;
+  const locale = askedLocale(c.req.url, c.req.header("accept-language") ?? null);
+  const kept = locale ? await keptTranslation(kv, locale) : null;
+  const fresh = (async () => {
+    const res = await forward(c);
+    if (res.status !== 200) return passOn(res);
+    const text = await readText(res);
+    await keepTranslation(kv, text, deps.now()).catch(() => {});
+    return passOn(res, text);
+  })();
+  if (!kept) return await fresh;
+  // Whatever happens to the relayed call now, it must not be an unhandled rejection.
+  fresh.catch(() => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<"late">((r) => timer = setTimeout(() => r("late"), FRESH_WAIT_MS));
+  try {
+    const first = await Promise.race([fresh, late]);
+    if (first !== "late" && first.status < 500) return first;
+  } catch {
+    // unreachable or timed out: the kept answer below
+  } finally {
+    clearTimeout(timer);
+  }
+  return new Response(kept.body, {
+    headers: { "content-type": "application/json; charset=UTF-8", "x-qcard-cache": "stale" },
+  });
+}
+
+async function readText(res: Response): Promise<string> {
+  try {
+    return await res.text();
+  } catch (err) {
+    throw new UpstreamError(502, "upstream_unreachable", err);
+  }
+}
+
+/**
+ * The upstream probe of GET /healthz in relay mode: the upstream's own /healthz (any answer
+ * below 500 means it answers; a QCard upstream whose store is down says 503).
+ */
+export function upstreamProbe(upstream: string) {
+  return async (signal: AbortSignal): Promise<boolean> => {
+    try {
+      const res = await fetch(upstreamUrl(upstream, "http://edge/healthz"), {
+        signal,
+        redirect: "manual",
+      });
+      await res.body?.cancel();
+      return res.status < 500;
+    } catch {
+      return false;
+    }
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * pwatranslation at the edge (issue 14): the shell must open in the person's language even
+ * when the upstream is slow, so the edge keeps the last answer per locale in its store
+ * (shared by every edge process) and revalidates it on each call:
+ *
+ * - the call is always relayed (signed in, the upstream records the language as the user's);
+ * - its answer (200) replaces the kept one and is what the client gets;
+ * - with a kept answer for the locale asked, the edge waits at most FRESH_WAIT_MS: past it,
+ *   or when the upstream fails (5xx, unreachable), the kept answer is served (`X-QCard-Cache:
+ *   stale`) while the relayed call finishes in the background and refreshes it;
+ * - 4xx answers (a bad token, a bad query) are the client's: passed on, never replaced.
+ */
+
+/** How long a call with a kept answer waits for the upstream before the kept one is served. */
+export const FRESH_WAIT_MS = 1_500;
+/** Kept answers larger than this are not kept (a KV value holds 64 KiB). */
+const MAX_KEPT = 60 * 1024;
+/** A kept answer nobody asked for in this long is dropped. */
+const KEEP_MS = 30 * 86_400_000;
+
+const key = (locale: string): Deno.KvKey => ["edge_translation", locale];
+
+interface Kept {
+  body: string;
+  at: number;
+}
+
+/** The locale a pwatranslation call asks for (query first, then Accept-Language), or null. */
+export function askedLocale(url: string, acceptLanguage: string | null): string | null {
+  const q = new URL(url).searchParams.get("locale");
+  const tag = q ?? acceptLanguage?.split(",")[0] ?? null;
+  const lang = tag?.trim().slice(0, 2).toLowerCase();
+  return lang && /^[a-z]{2}$/.test(lang) ? lang : null;
+}
+
+export async function keptTranslation(kv: Deno.Kv, locale: string): Promise<Kept | null> {
+  return (await kv.get<Kept>(key(locale))).value;
+}
+
+/** Keeps a 200 answer's JSON under the locale it says it is in. */
+export async function keepTranslation(kv: Deno.Kv, body: string, now: number): Promise<void> {
+  if (body.length > MAX_KEPT) return;
+  let locale: unknown;
+  try {
+    locale = (JSON.parse(body) as { locale?: unknown }).locale;
+  } catch {
+    return;
+  }
+  if (typeof locale !== "string" || !/^[a-z]{2}$/.test(locale)) return;
+  await kv.set(key(locale), { body, at: now } satisfies Kept, { expireIn: KEEP_MS });
+}
