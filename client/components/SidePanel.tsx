@@ -7,7 +7,7 @@ export const SLIDE_MS = 300;
 
 /**
  * spec §2 reusable slide-in side panel: title, back button, 300 ms slide. Stays mounted
- * while it slides out so the animation is seen; Escape closes it.
+ * (inert) while it slides out so the animation is seen; Escape closes it.
  */
 export function SidePanel(props: {
   open: boolean;
@@ -44,11 +44,15 @@ export function SidePanel(props: {
   return (
     <section
       ref={ref}
-      className={`side-panel${shown ? " open" : ""}`}
+      className={`side-panel${shown && props.open ? " open" : ""}`}
       role="dialog"
       aria-modal="true"
       aria-label={props.title}
       tabIndex={-1}
+      // A closing panel stays for its slide but is no longer there for anyone: no focus, no
+      // taps, not in the accessibility tree (its Back would otherwise stand beside the new
+      // panel's Back for 300 ms, and a screen reader or a test could take the wrong one).
+      inert={!props.open}
     >
       <header className="panel-header">
         <button

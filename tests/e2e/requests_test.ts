@@ -11,6 +11,11 @@ import {
 } from "./harness.ts";
 import { confirmYes, fill, inTopPanel, opts, panelsClosed, pick, rowTexts, tap } from "./panels.ts";
 
+/** Waits until the Requests tab lists `n` rows (it is read again after each write). */
+async function waitRows(p: Page, n: number): Promise<void> {
+  await p.waitForFunction((n) => document.querySelectorAll(".request-row").length === n, {}, n);
+}
+
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
@@ -44,6 +49,8 @@ for (const flavour of FLAVOURS) {
           await confirmYes(p, "Submit this request for approval?");
           await waitText(p, "Request R000001 submitted");
           await panelsClosed(p);
+          // The list is read again after the notice (a write, then a read): wait for the row.
+          await waitRows(p, 1);
           assert.match((await rowTexts(p))[0], /Sales[\s\S]*Client visit in Lyon[\s\S]*320\.50 €/);
 
           // Monthly budget request on a recurring type: the amount comes from the budget.
@@ -77,7 +84,7 @@ for (const flavour of FLAVOURS) {
           await confirmYes(p, "Submit this request for approval?");
           await waitText(p, "Request R000002 submitted");
           await panelsClosed(p);
-          assert.equal((await rowTexts(p)).length, 2);
+          await waitRows(p, 2);
 
           // Filter by type: only the travel request stays.
           await tap(p, "Filter");

@@ -22,6 +22,16 @@ function watchRefusals(page: Page): string[] {
   return refusals;
 }
 
+/** Titles of the side panels still mounted that are neither Options nor inert. */
+function closingPanels(page: Page): Promise<string[]> {
+  return page.$$eval(
+    ".side-panel",
+    (l) =>
+      l.filter((e) => e.getAttribute("aria-label") !== "Options" && !(e as HTMLElement).inert)
+        .map((e) => e.getAttribute("aria-label") ?? ""),
+  );
+}
+
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
@@ -40,6 +50,11 @@ for (const flavour of FLAVOURS) {
 
           await click(p, "Open menu");
           await click(p, "Options");
+          // The menu slides out for 300 ms behind Options: inert, so Options' Back is the only
+          // one (CI once took the menu's 'Zurück', which vanished under the click).
+          await p.waitForSelector('.side-panel[aria-label="Options"]');
+          assert.deepEqual(await closingPanels(p), [], "a closing panel is not inert");
+          assert.equal((await p.$$("::-p-aria(Back)")).length, 1, "more than one 'Back'");
           await p.locator('::-p-aria([name="Language"][role="radiogroup"])').wait();
           await p.locator('::-p-aria([name="Deutsch"][role="radio"])').click();
           // Applied at once: the panel and the screen behind it speak German.
