@@ -115,7 +115,8 @@ export function createApp(
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
   // The issuer's test mode (issue 11): purchases, captures, refunds by hand. Never mounted in
   // production, and loopback-only like the outbox.
-  if (deps.config.APP_ENV === "development") {
+  // (An edge in relay mode has no cards of its own: the upstream's test mode is the one.)
+  if (deps.config.APP_ENV === "development" && !relay) {
     app.use("/_issuer/*", bufferedBody({ maxSize: MAX_JSON_BODY }));
     app.route("/_issuer", issuerRoutes());
   }

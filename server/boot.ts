@@ -7,7 +7,7 @@ import type { DeliveryWorker } from "./messages/worker.ts";
 import { seedDemoHistory } from "./org/demo_history.ts";
 import { importOrg } from "./org/import.ts";
 import { parseOrg } from "./org/schema.ts";
-import { createIssuer, loadIssuerKey } from "./issuer/mod.ts";
+import { createIssuer, loadIssuerKey, newIssuerKeyText } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
 import { startSweeper } from "./store/blobs.ts";
@@ -30,8 +30,10 @@ export async function makeDeps(
   // deps.now is read at each use: tests move the clock by replacing it.
   const messaging = await buildMessaging(config, store.kv, () => deps.now(), opts.log);
   // The card issuer (issue 10): the embedded simulator, its vault key from ISSUER_KEY.
+  // An edge in relay mode (UPSTREAM_URL) issues no card: its simulator is never reached (every
+  // /bonita call goes upstream), so it needs no ISSUER_KEY and gets a throwaway one.
   const key = await loadIssuerKey({
-    ISSUER_KEY: config.ISSUER_KEY,
+    ISSUER_KEY: config.UPSTREAM_URL ? newIssuerKeyText() : config.ISSUER_KEY,
     APP_ENV: config.APP_ENV,
     KV_PATH: config.KV_PATH,
     onDeploy: onDenoDeploy(),

@@ -146,7 +146,8 @@ export const ConfigSchema = z.object({
   CHECK_RESPONSES: bool.optional(),
 }).superRefine((c, ctx) => {
   // The outbox hands out login codes: it may only exist on the embedded demo set-up.
-  if (c.APP_ENV === "production" && c.MAIL_TRANSPORT === "outbox") {
+  // An edge in relay mode sends no mail (the upstream does): it needs no mail server.
+  if (c.APP_ENV === "production" && c.MAIL_TRANSPORT === "outbox" && !c.UPSTREAM_URL) {
     ctx.addIssue({
       code: "custom",
       path: ["MAIL_TRANSPORT"],

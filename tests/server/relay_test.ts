@@ -494,3 +494,34 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "[relay] an edge in production needs only UPSTREAM_URL (no mail server, no issuer " +
+    "key) and has no development pages",
+  ...opts,
+  fn: async () => {
+    const r = await relayed();
+    const edge = await startMain({
+      APP_ENV: "production",
+      PORT: "0",
+      KV_PATH: ":memory:",
+      UPSTREAM_URL: r.upstreamUrl,
+      STATIC_DIR: "./dist/preact",
+    });
+    const base = `http://127.0.0.1:${edge.port}`;
+    try {
+      const init = await answer(base, "/bonita/qtservlet/initialize", {});
+      assert.equal(init.status, 200);
+      assert.equal((init.json as { vapidPublicKey: unknown }).vapidPublicKey, null, "no VAPID");
+      for (const page of ["/_outbox", "/_issuer/cards"]) {
+        assert.equal((await answer(base, page, {})).status, 404, page);
+      }
+      const health = await answer(base, "/healthz", {});
+      assert.equal((health.json as { upstream: string }).upstream, "ok");
+    } finally {
+      edge.child.kill("SIGTERM");
+      await edge.status;
+      await r.close();
+    }
+  },
+});
