@@ -16,6 +16,7 @@ import { benchMessages } from "./messages.ts";
 import { benchOfflineQueue } from "./offline_queue.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchPush } from "./push.ts";
+import { benchRelay } from "./relay.ts";
 import { benchScale } from "./scale.ts";
 import { benchTransactions } from "./transactions.ts";
 import { benchTransactionsTab } from "./transactions_tab.ts";
@@ -266,6 +267,9 @@ await benchPush(line);
 
 // Issue 14: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);
+
+// Issue 14: pwalists through an edge in relay mode against the upstream directly. See relay.ts.
+await benchRelay(line);
 
 // Issue 13: replay time of 100 writes queued offline, in the browser. See offline_queue.ts.
 await benchOfflineQueue(line);

@@ -14,7 +14,10 @@ export function chromePath(): string {
 
 export interface Env {
   url: string;
+  /** The system of record's deps (the upstream's in relay mode). */
   deps: Deps;
+  /** The browser talks to an edge in relay mode in front of `deps`' server. */
+  relay: boolean;
   browser: Browser;
   /** A fresh browser profile (its own cookies, IndexedDB, service worker). */
   newPage(): Promise<Page>;
@@ -36,7 +39,6 @@ export const CHROME_ARGS = [
   "--disable-dev-shm-usage",
 ];
 
-/** Starts a real server on port 0 with the given build and a fresh Chromium. */
 /**
  * The app's dependencies as the browser tests use them: in-memory KV, cheap PIN hashing, the
  * bare demo organisation (no seeded history), serving the build in `staticDir`.
@@ -65,11 +67,70 @@ export function serveLocal(
   );
 }
 
+/**
+ * Which flavours run their browser suites against an edge in relay mode (issue 14): set by
+ * QCARD_E2E_RELAY = `react` (the default: every suite runs once direct, in preact, and once
+ * through the relay, in React), `preact`, `all` or `none`.
+ */
+export function relayFor(flavour: Flavour): boolean {
+  const v = Deno.env.get("QCARD_E2E_RELAY") ?? "react";
+  return v === "all" || v === flavour;
+}
+
+/** The secret the test edge and upstream share for push relay requests. */
+const TEST_PUSH_RELAY_SECRET = "test-push-relay-secret-0123456789abcdef";
+
+/**
+ * Starts a real server on port 0 with the given build and a fresh Chromium. In relay mode
+ * (relayFor) two: the upstream (the system of record: `deps` are its) and, in front of it,
+ * the edge the browser talks to (`url`), serving the build and relaying /bonita and
+ * /docservice. The development pages (/_outbox, /_issuer) are the upstream's, as a developer
+ * on the upstream's host reaches them; the tests' fetches of them are routed there.
+ */
 export async function start(flavour: Flavour): Promise<Env> {
-  const deps = await testDeps(`./dist/${flavour}`);
-  const app = createApp(deps);
-  const server = serveLocal((req, remoteAddr) => app.fetch(req, { remoteAddr }));
+  const relay = relayFor(flavour);
+  let upstreamApp: ReturnType<typeof createApp> | null = null;
+  let edgeApp: ReturnType<typeof createApp> | null = null;
+  const upstream = relay
+    ? serveLocal((req, remoteAddr) => upstreamApp!.fetch(req, { remoteAddr }))
+    : null;
+  const server = serveLocal((req, remoteAddr) => {
+    const path = new URL(req.url).pathname;
+    const app = !edgeApp || path.startsWith("/_outbox") || path.startsWith("/_issuer")
+      ? upstreamApp!
+      : edgeApp;
+    return app.fetch(req, { remoteAddr });
+  });
   const url = `http://localhost:${server.addr.port}`;
+  const deps = await testDeps(
+    `./dist/${flavour}`,
+    relay
+      ? {
+        TRUSTED_PROXIES: "127.0.0.1",
+        PUSH_RELAY_URL: url,
+        PUSH_RELAY_SECRET: TEST_PUSH_RELAY_SECRET,
+      }
+      : {},
+  );
+  upstreamApp = createApp(deps);
+  let edgeDeps: Deps | null = null;
+  if (upstream) {
+    edgeDeps = await makeDeps(
+      parseConfig({
+        KV_PATH: ":memory:",
+        STATIC_DIR: `./dist/${flavour}`,
+        PORT: "0",
+        UPSTREAM_URL: `http://127.0.0.1:${upstream.addr.port}`,
+        PUSH_RELAY_SECRET: TEST_PUSH_RELAY_SECRET,
+      }),
+      await Deno.openKv(":memory:"),
+      { log: () => {} },
+    );
+    edgeApp = createApp(edgeDeps);
+    // The browser's server is an edge whose upstream answers (or the run is not what it says).
+    const health = await (await fetch(`${url}/healthz`)).json();
+    if (health.upstream !== "ok") throw new Error(`relay mode: upstream ${health.upstream}`);
+  }
   const browser = await puppeteer.launch({
     executablePath: chromePath(),
     headless: true,
@@ -79,6 +140,7 @@ export async function start(flavour: Flavour): Promise<Env> {
   return {
     url,
     deps,
+    relay,
     browser,
     async newPage() {
       const ctx = await browser.createBrowserContext();
@@ -105,6 +167,8 @@ export async function start(flavour: Flavour): Promise<Env> {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close();
       await server.shutdown();
+      await upstream?.shutdown();
+      edgeDeps?.store.kv.close();
       deps.store.kv.close();
     },
   };
