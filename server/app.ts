@@ -1,4 +1,4 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
 import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
@@ -10,7 +10,7 @@ import { docServiceRoutes } from "./docservice/routes.ts";
 import { edgePushEnabled, edgePushRoutes, recordEdgeRegistration } from "./push/edge.ts";
 import { UPLOAD_PATH } from "../client/api/contract/documents.ts";
 import { vatRoutes } from "./routes/vat.ts";
-import { devOnly } from "./middleware/peer.ts";
+import { devOnly, relayedAcceptEncoding } from "./middleware/peer.ts";
 import { compress } from "./middleware/compress.ts";
 import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
@@ -81,7 +81,9 @@ export function createApp(
     // API answers carry personal data (and later card data): never stored by any cache.
     c.header("Cache-Control", "no-store");
   });
-  api.use("*", compress());
+  // Behind a trusted edge, the codings its client accepts (the edge passes the answer on as
+  // it is: server/relay/headers.ts).
+  api.use("*", compress({ acceptEncoding: (c) => relayedAcceptEncoding(c as Context<AppEnv>) }));
   // Bodies are read whole within MAX_JSON_BODY, except the upload's (issue 12), which its
   // handler reads after the bearer check within the file, preview and multipart allowance.
   const jsonBody = bufferedBody({ maxSize: MAX_JSON_BODY });

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 
@@ -23,6 +23,11 @@ export interface CompressOptions {
   brotliQuality?: number;
   /** gzip level. Default 6, zlib's own. */
   gzipLevel?: number;
+  /**
+   * The codings the client accepts, when something other than this request's Accept-Encoding
+   * says so (an edge in relay mode passes its client's on: server/relay/headers.ts).
+   */
+  acceptEncoding?: (c: Context) => string | undefined;
 }
 
 export type Coding = "br" | "gzip";
@@ -61,7 +66,8 @@ export function compress(opts: CompressOptions = {}): MiddlewareHandler {
       /(?:^|,)\s*no-transform\s*(?:,|$)/i.test(res.headers.get("Cache-Control") ?? "")
     ) return;
     addVary(res.headers);
-    const coding = chooseCoding(c.req.header("Accept-Encoding"), codings);
+    const accepted = opts.acceptEncoding?.(c) ?? c.req.header("Accept-Encoding");
+    const coding = chooseCoding(accepted, codings);
     const declared = res.headers.get("Content-Length");
     if (!coding || (declared !== null && Number(declared) < threshold)) return;
 

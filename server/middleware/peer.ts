@@ -15,10 +15,24 @@ export function peerAddress(c: Context<AppEnv>): string | null {
  */
 export function clientAddress(c: Context<AppEnv>): string | null {
   const peer = peerAddress(c);
-  const trusted = c.var.deps?.config.TRUSTED_PROXIES ?? [];
-  if (!peer || !trusted.length || !trusted.includes(peer.replace(/^::ffff:/, ""))) return peer;
+  if (!fromTrustedProxy(c)) return peer;
   const last = c.req.header("x-forwarded-for")?.split(",").at(-1)?.trim();
   return last && /^[0-9a-fA-F.:]{2,45}$/.test(last) ? last : peer;
+}
+
+/** The peer is one of TRUSTED_PROXIES (an edge in relay mode in front of this server). */
+export function fromTrustedProxy(c: Context<AppEnv>): boolean {
+  const peer = peerAddress(c);
+  const trusted = c.var.deps?.config.TRUSTED_PROXIES ?? [];
+  return !!peer && trusted.includes(peer.replace(/^::ffff:/, ""));
+}
+
+/** The header an edge passes its client's Accept-Encoding in (its own says identity). */
+export const RELAYED_ACCEPT_ENCODING = "x-qcard-accept-encoding";
+
+/** From a trusted edge, its client's Accept-Encoding; otherwise undefined. */
+export function relayedAcceptEncoding(c: Context<AppEnv>): string | undefined {
+  return fromTrustedProxy(c) ? c.req.header(RELAYED_ACCEPT_ENCODING) : undefined;
 }
 
 /**

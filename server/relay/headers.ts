@@ -1,3 +1,5 @@
+import { RELAYED_ACCEPT_ENCODING } from "../middleware/peer.ts";
+
 /**
  * Header rules of the relay (issue 14): what crosses the edge in each direction.
  *
@@ -52,14 +54,15 @@ export interface Forwarding {
   proto: string;
   /** The Host the client asked for. */
   host: string | null;
+  /** false: the edge reads the answer itself (it must arrive plain). */
+  passEncoding?: boolean;
 }
 
 /**
  * The request headers sent upstream: the client's minus hop-by-hop, Host and Content-Length,
  * with X-Forwarded-For (the peer appended to any earlier hops: the upstream trusts only the
  * last entry, the one this edge adds), X-Forwarded-Proto and X-Forwarded-Host set, and
- * `Accept-Encoding: identity` (the edge compresses for the client; Deno's fetch would
- * otherwise inflate an encoded answer while keeping its Content-Encoding).
+ * `Accept-Encoding: identity`, the client's codings passed in X-QCard-Accept-Encoding.
  */
 export function upstreamRequestHeaders(h: Headers, f: Forwarding): Headers {
   const out = dropHopByHop(h);
@@ -72,6 +75,14 @@ export function upstreamRequestHeaders(h: Headers, f: Forwarding): Headers {
   if (f.peer) out.set("x-forwarded-for", before ? `${before}, ${f.peer}` : f.peer);
   out.set("x-forwarded-proto", f.proto);
   if (f.host) out.set("x-forwarded-host", f.host);
+  // Deno's fetch inflates any encoded answer unless the request says identity (and keeps the
+  // Content-Encoding header, a trap): so identity here, and the client's codings in a header of
+  // our own, which a QCard upstream that trusts this edge (TRUSTED_PROXIES) compresses for. The
+  // answer then crosses compressed and leaves as it came; another upstream sends it plain and
+  // the edge compresses it.
+  const accepted = h.get("accept-encoding");
+  out.delete(RELAYED_ACCEPT_ENCODING);
+  if (accepted && f.passEncoding !== false) out.set(RELAYED_ACCEPT_ENCODING, accepted);
   out.set("accept-encoding", "identity");
   return out;
 }

@@ -83,6 +83,7 @@ export function upstreamUrl(upstream: string, requestUrl: string): string {
 async function forward(
   c: Context<AppEnv>,
   body?: Uint8Array<ArrayBuffer>,
+  read = false,
 ): Promise<Response> {
   const { config } = c.var.deps;
   const raw = c.req.raw;
@@ -91,6 +92,7 @@ async function forward(
     peer: peerAddress(c),
     proto: url.protocol.replace(/:$/, ""),
     host: raw.headers.get("host"),
+    passEncoding: !read,
   });
   const ctl = new AbortController();
   let timedOut = false;
@@ -139,7 +141,7 @@ async function upstreamFailed(c: Context<AppEnv>, err: UpstreamError): Promise<R
 
 /** initialize: the upstream's answer with the edge's VAPID public key (the edge pushes). */
 async function initialize(c: Context<AppEnv>): Promise<Response> {
-  const res = await forward(c);
+  const res = await forward(c, undefined, true);
   if (res.status !== 200 || !/json/.test(res.headers.get("content-type") ?? "")) {
     return passOn(res);
   }
@@ -186,7 +188,7 @@ async function translation(c: Context<AppEnv>): Promise<Response> {
   const locale = askedLocale(c.req.url, c.req.header("accept-language") ?? null);
   const kept = locale ? await keptTranslation(kv, locale) : null;
   const fresh = (async () => {
-    const res = await forward(c);
+    const res = await forward(c, undefined, true);
     if (res.status !== 200) return passOn(res);
     const text = await readText(res);
     await keepTranslation(kv, text, deps.now()).catch(() => {});

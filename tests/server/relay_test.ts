@@ -23,6 +23,7 @@ import { makePdf } from "../fixtures/files.ts";
 import { startReceiver } from "./push_receiver.ts";
 import { relayed } from "./relay_fixture.ts";
 import { startMain } from "./main_process.ts";
+import { seedRequests } from "../bench/seed.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -144,7 +145,9 @@ Deno.test({
       assert.equal(h.get("x-forwarded-host"), new URL(r.edgeUrl).host);
       assert.equal(h.get("keep-alive"), null);
       assert.equal(h.get("x-hop"), null, "a header named by Connection is hop-by-hop");
+      // Deno's fetch inflates anything not asked as identity: the client's codings go aside.
       assert.equal(h.get("accept-encoding"), "identity");
+      assert.equal(h.get("x-qcard-accept-encoding"), "gzip,br");
       // The answer: the edge's headers.
       assert.equal(res.headers.get("cache-control"), "no-store");
       assert.match(res.headers.get("content-security-policy") ?? "", /default-src 'self'/);
@@ -522,6 +525,37 @@ Deno.test({
       edge.child.kill("SIGTERM");
       await edge.status;
       await r.close();
+    }
+  },
+});
+
+Deno.test({
+  name: "[relay] a large answer crosses compressed from an upstream that trusts the edge and " +
+    "leaves as it came; from one that does not, it crosses plain and the edge compresses it",
+  ...opts,
+  fn: async () => {
+    for (const trusted of [true, false]) {
+      const r = await relayed({ TRUSTED_PROXIES: trusted ? "127.0.0.1" : "" });
+      try {
+        const emp = await login(r.api, DEMO.employee);
+        await seedRequests(r.api.deps, DEMO.employee, 40);
+        const path = "/bonita/scmapi/expense/pwalists";
+        const plain = await (await fetch(`${r.upstreamUrl}${path}`, {
+          headers: { ...emp.h, "accept-encoding": "identity" },
+        })).text();
+        assert.ok(plain.length > 8 * 1024, `pwalists is ${plain.length} bytes`);
+        const before = r.bytes.answered;
+        const res = await fetch(`${r.edgeUrl}${path}`, {
+          headers: { ...emp.h, "accept-encoding": "gzip" },
+        });
+        assert.equal(res.headers.get("content-encoding"), "gzip");
+        assert.deepEqual(await res.json(), JSON.parse(plain));
+        const crossed = r.bytes.answered - before;
+        if (trusted) assert.ok(crossed < plain.length / 3, `${crossed} bytes crossed`);
+        else assert.equal(crossed, new TextEncoder().encode(plain).length);
+      } finally {
+        await r.close();
+      }
     }
   },
 });
