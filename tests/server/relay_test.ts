@@ -19,7 +19,7 @@ import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 import { DEMO } from "../helpers.ts";
 import { bearer, login } from "./api.ts";
 import { buy, defineSecure, newCard } from "./purchase_helpers.ts";
-import { makePdf } from "../fixtures/files.ts";
+import { makePdf, makePng } from "../fixtures/files.ts";
 import { startReceiver } from "./push_receiver.ts";
 import { relayed } from "./relay_fixture.ts";
 import { startMain } from "./main_process.ts";
@@ -556,6 +556,60 @@ Deno.test({
       } finally {
         await r.close();
       }
+    }
+  },
+});
+
+Deno.test({
+  name: "[relay] an advanced-security document: uploaded, read and deleted remotely " +
+    "(DELETE {remoteUrl}/proxy?token) through the edge, the token working once",
+  ...opts,
+  fn: async () => {
+    const r = await relayed();
+    try {
+      const api = r.viaEdge;
+      const emp = await login(r.api, DEMO.employee);
+      await defineSecure(api, emp.h);
+      const card = await newCard(api, emp.h);
+      const { transactionOid: tx } = await buy(api, card, { amount: "9.99" });
+      const png = makePng(30, 30);
+      const form = new FormData();
+      form.append("record", tx);
+      form.append("documentsecurity", "true");
+      form.append("file", new Blob([png as Uint8Array<ArrayBuffer>]), "r.png");
+      const up = await fetch(`${r.edgeUrl}/bonita${UPLOAD_PATH}`, {
+        method: "POST",
+        headers: emp.h,
+        body: form,
+      });
+      const doc = (await up.json()).document as { oid: string; advancedSecurity: boolean };
+      assert.equal(up.status, 200);
+      assert.equal(doc.advancedSecurity, true);
+      const back = await fetch(`${r.edgeUrl}/bonita${CONTENT_PATH}?record=${doc.oid}`, {
+        headers: emp.h,
+      });
+      assert.deepEqual(new Uint8Array(await back.arrayBuffer()), png);
+      const del = await api.call("GET", `/scmapi/expense/pwadeletedocument?record=${doc.oid}`, {
+        headers: emp.h,
+      });
+      assert.equal(del.json.canDeleteLocal, false);
+      const url = `${r.edgeUrl}${del.json.remoteUrl}/proxy?token=${
+        encodeURIComponent(String(del.json.remoteToken))
+      }`;
+      const gone = await fetch(url, { method: "DELETE" });
+      assert.equal(gone.status, 200, await gone.clone().text());
+      assert.equal(gone.headers.get("cache-control"), "no-store");
+      await gone.body?.cancel();
+      const again = await fetch(url, { method: "DELETE" });
+      assert.equal(again.status, 403);
+      await again.body?.cancel();
+      const after = await fetch(`${r.edgeUrl}/bonita${CONTENT_PATH}?record=${doc.oid}`, {
+        headers: emp.h,
+      });
+      assert.equal(after.status, 404);
+      await after.body?.cancel();
+    } finally {
+      await r.close();
     }
   },
 });
