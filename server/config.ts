@@ -57,7 +57,11 @@ export const ConfigSchema = z.object({
   MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),
   /** Delivered, expired and discarded messages are kept this long (failed ones until handled). */
   MESSAGE_RETENTION_DAYS: z.coerce.number().min(0.001).max(365).default(7),
-  DEMO_ORG: bool.default(true),
+  /**
+   * Load the demo organisation into an empty store. Default: true in development, false in
+   * production (where it is refused: its activation mails would go out for real).
+   */
+  DEMO_ORG: bool.optional(),
   /**
    * With the demo organisation (not ORG_FILE): seed employee@'s history on first start
    * (server/org/demo_history.ts). false starts the demo empty.
@@ -156,6 +160,13 @@ export const ConfigSchema = z.object({
   }
   if (c.MAIL_TRANSPORT === "smtp" && !c.SMTP_HOST) {
     ctx.addIssue({ code: "custom", path: ["SMTP_HOST"], message: "SMTP_HOST is required" });
+  }
+  if (c.APP_ENV === "production" && c.DEMO_ORG) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["DEMO_ORG"],
+      message: "production refuses the demo organisation: import yours (deno task import)",
+    });
   }
   messageIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
   vapidIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
@@ -261,7 +272,7 @@ function vapidIssues(c: {
   return out;
 }
 
-export type Config = z.infer<typeof ConfigSchema>;
+export type Config = Omit<z.infer<typeof ConfigSchema>, "DEMO_ORG"> & { DEMO_ORG: boolean };
 
 /** Parses config from an env record; throws an Error naming every bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -273,7 +284,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return r.data;
+  return { ...r.data, DEMO_ORG: r.data.DEMO_ORG ?? r.data.APP_ENV !== "production" };
 }
 
 /** True on Deno Deploy, where KV is managed and nothing is written to disk. */

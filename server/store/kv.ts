@@ -4,7 +4,8 @@
  */
 export async function openKv(path: string, onDeploy: boolean): Promise<Deno.Kv> {
   if (onDeploy) return await Deno.openKv();
-  if (path === ":memory:") return await Deno.openKv(path);
+  // `:memory:`, or KV Connect to a managed store (`deno task import` into Deploy's KV).
+  if (path === ":memory:" || /^https?:\/\//.test(path)) return await Deno.openKv(path);
   const dir = path.replace(/[/\\][^/\\]*$/, "");
   if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true });
   return waitWhileLocked(await Deno.openKv(path));

@@ -344,6 +344,23 @@ Deno.test("[app] parseConfig refuses the outbox in production", () => {
   });
   assert.equal(ok.APP_ENV, "production");
   assert.equal(ok.MAIL_TRANSPORT, "smtp");
+  // No demo organisation in production (its mails would go out for real): off, and refused.
+  assert.equal(ok.DEMO_ORG, false);
+  assert.throws(
+    () =>
+      parseConfig({
+        APP_ENV: "production",
+        MAIL_TRANSPORT: "smtp",
+        SMTP_HOST: "mail.example",
+        DEMO_ORG: "true",
+      }),
+    /DEMO_ORG/,
+  );
+  // An edge in relay mode sends no mail: production needs no mail server there.
+  assert.equal(
+    parseConfig({ APP_ENV: "production", UPSTREAM_URL: "https://backend.example" }).DEMO_ORG,
+    false,
+  );
 });
 
 Deno.test("[app] parseConfig defaults: demo set-up, loopback, 1-day codes, 90-day tokens", () => {
