@@ -12,7 +12,6 @@ import {
   checkReview,
   codeOf,
   isRefused,
-  type Lines,
   oidKey,
   type Problem,
   sameReview,
