@@ -9,7 +9,7 @@
 import { parseConfig } from "../../server/config.ts";
 import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
-import { type Proc, startMain } from "../server/main_process.ts";
+import { activateThrough, type Proc, startMain } from "../server/main_process.ts";
 import { DEMO } from "../helpers.ts";
 import { seedRequests } from "./seed.ts";
 
@@ -18,24 +18,6 @@ type Line = (name: string, value: string, note?: string) => void;
 const REQUESTS = 200;
 const ROUNDS = 300;
 const E = "/bonita/scmapi/expense";
-
-async function login(base: string, email: string): Promise<Record<string, string>> {
-  const o = await (await fetch(`${base}/_outbox?to=${encodeURIComponent(email)}`, {
-    headers: { accept: "application/json" },
-  })).json() as { messages: { text: string }[] };
-  const code = /activation code is (\d{5})/.exec(o.messages[0]?.text ?? "")?.[1];
-  if (!code) throw new Error(`no activation code for ${email}`);
-  const h = {
-    "device-id": `bench-relay-${crypto.randomUUID()}`,
-    "content-type": "application/json",
-  };
-  const post = (path: string, body: unknown) =>
-    fetch(`${base}${E}/${path}`, { method: "POST", headers: h, body: JSON.stringify(body) });
-  await (await post("pwacheckvalidation", { verificationcode: code })).arrayBuffer();
-  const r = await post("pwaconfirmpin", { verificationcode: code, pin: "135790" });
-  const { token } = await r.json() as { token: string };
-  return { authorization: `Bearer ${token}`, "device-id": h["device-id"] };
-}
 
 const pct = (xs: number[], p: number) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
@@ -70,7 +52,7 @@ export async function benchRelay(line: Line): Promise<void> {
     });
     procs.push(edge);
     const relayed = `http://127.0.0.1:${edge.port}`;
-    const h = { ...await login(direct, DEMO.employee), "accept-encoding": "gzip" };
+    const h = { ...await activateThrough(direct, DEMO.employee), "accept-encoding": "gzip" };
     const once = async (base: string) => {
       const t0 = performance.now();
       const res = await fetch(`${base}${E}/pwalists`, { headers: h });

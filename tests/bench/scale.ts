@@ -12,7 +12,7 @@
 import { parseConfig } from "../../server/config.ts";
 import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
-import { type Proc, startMain } from "../server/main_process.ts";
+import { activateThrough, type Proc, startMain } from "../server/main_process.ts";
 import { DEMO } from "../helpers.ts";
 import { seedRequests } from "./seed.ts";
 
@@ -73,24 +73,6 @@ async function measured(pids: number[], measure: () => Promise<number>) {
 }
 
 /** The activation code mailed to `email`, from a process's outbox. */
-async function login(p: Proc, email: string): Promise<Record<string, string>> {
-  const base = `http://127.0.0.1:${p.port}`;
-  const o = await (await fetch(`${base}/_outbox?to=${encodeURIComponent(email)}`, {
-    headers: { accept: "application/json" },
-  })).json() as { messages: { text: string }[] };
-  const code = /activation code is (\d{5})/.exec(o.messages[0]?.text ?? "")?.[1];
-  if (!code) throw new Error(`no activation code for ${email}`);
-  const h = {
-    "device-id": `bench-scale-${crypto.randomUUID()}`,
-    "content-type": "application/json",
-  };
-  const post = (path: string, body: unknown) =>
-    fetch(`${base}${E}/${path}`, { method: "POST", headers: h, body: JSON.stringify(body) });
-  await (await post("pwacheckvalidation", { verificationcode: code })).arrayBuffer();
-  const r = await post("pwaconfirmpin", { verificationcode: code, pin: "135790" });
-  const { token } = await r.json() as { token: string };
-  return { authorization: `Bearer ${token}`, "device-id": h["device-id"] };
-}
 
 export async function benchScale(line: Line): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "qcard-bench-scale-" });
@@ -113,7 +95,7 @@ export async function benchScale(line: Line): Promise<void> {
   try {
     procs.push(await startMain(env));
     const bases = [`http://127.0.0.1:${procs[0].port}`];
-    const h = await login(procs[0], DEMO.employee);
+    const h = await activateThrough(`http://127.0.0.1:${procs[0].port}`, DEMO.employee);
     const read = () => ({ path: `${E}/pwalists`, init: { headers: h } });
     let i = 0;
     const write = () => ({

@@ -80,3 +80,26 @@ export async function startMain(
   const port = JSON.parse(listening).port;
   return { port, lines, waitLine, child, status, stderr: () => err };
 }
+
+/**
+ * Activates `email`'s new device on a running QCard at `base` (its code read from /_outbox,
+ * loopback) with PIN 135790: the bearer and device-id headers of that device.
+ */
+export async function activateThrough(
+  base: string,
+  email: string,
+): Promise<Record<string, string>> {
+  const E = "/bonita/scmapi/expense";
+  const o = await (await fetch(`${base}/_outbox?to=${encodeURIComponent(email)}`, {
+    headers: { accept: "application/json" },
+  })).json() as { messages: { text: string }[] };
+  const code = /activation code is (\d{5})/.exec(o.messages[0]?.text ?? "")?.[1];
+  if (!code) throw new Error(`no activation code for ${email}`);
+  const h = { "device-id": `main-${crypto.randomUUID()}`, "content-type": "application/json" };
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${E}/${path}`, { method: "POST", headers: h, body: JSON.stringify(body) });
+  await (await post("pwacheckvalidation", { verificationcode: code })).arrayBuffer();
+  const r = await post("pwaconfirmpin", { verificationcode: code, pin: "135790" });
+  const { token } = await r.json() as { token: string };
+  return { authorization: `Bearer ${token}`, "device-id": h["device-id"] };
+}
