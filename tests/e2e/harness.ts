@@ -211,9 +211,20 @@ export async function diskProfile() {
   };
 }
 
-/** Clicks the control whose accessible name is `name`. */
+/**
+ * Clicks the control whose accessible name is `name`. A locator keeps the element it found:
+ * if that one leaves the page (a panel re-rendered) it waits for it until its timeout, so the
+ * click is tried in three 5-second rounds, each with a fresh query.
+ */
 export async function click(page: Page, name: string): Promise<void> {
-  await page.locator(`::-p-aria(${name})`).click();
+  for (let round = 1;; round++) {
+    try {
+      await page.locator(`::-p-aria(${name})`).setTimeout(5_000).click();
+      return;
+    } catch (err) {
+      if (round >= 3 || !(err instanceof Error) || err.name !== "TimeoutError") throw err;
+    }
+  }
 }
 
 /** Types digits on the on-screen PIN pad, as a thumb would. */
