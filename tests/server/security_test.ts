@@ -544,8 +544,11 @@ Deno.test("[security] in production no activation code reaches the logs, mail se
   const closed = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const port = (closed.addr as Deno.NetAddr).port;
   closed.close();
-  const { testApp } = await import("../helpers.ts");
+  const { testApp, orgFileWithUsers } = await import("../helpers.ts");
+  // Production never loads the demo organisation: the same users come from an ORG_FILE.
+  const org = await orgFileWithUsers(0);
   const api = await testApp({
+    ORG_FILE: org.file,
     APP_ENV: "production",
     MAIL_TRANSPORT: "smtp",
     SMTP_HOST: "127.0.0.1",
@@ -564,6 +567,7 @@ Deno.test("[security] in production no activation code reaches the logs, mail se
   } finally {
     await api.close();
     [console.log, console.error, console.warn, console.info] = saved;
+    await Deno.remove(org.file);
   }
   codes = [...new Set(codes)];
   assert.ok(codes.length >= 5, `the demo's codes are queued (${codes.length})`);
