@@ -36,6 +36,9 @@ export interface WorkerOptions {
  * message delivered (or being sent) and does nothing. Failures are retried by re-enqueueing
  * with an exponential delay in the same atomic write that records the failure.
  */
+/** A queue item this much before its message's next attempt is a duplicate, not the retry. */
+const EARLY_TOLERANCE_MS = 50;
+
 export class DeliveryWorker {
   private stopping = false;
   private inflight = new Set<Promise<void>>();
@@ -128,6 +131,9 @@ export class DeliveryWorker {
       const stale = m.state === "sending" && (m.leaseUntil ?? 0) <= now;
       // Delivered, failed, expired, discarded, or another attempt under way: nothing to do.
       if (m.state !== "pending" && !stale) return;
+      // A duplicate item come early (a sweep that read the message before its attempt failed
+      // re-enqueued it at once): its own item, written with the backoff, comes at the time.
+      if (m.state === "pending" && m.nextAttemptAt - now > EARLY_TOLERANCE_MS) return;
       // A code past its lifetime, or revoked by a newer code, is not worth sending.
       const newer = m.replaceKey ? await repo.latest(m.replaceKey) : null;
       const dead = m.expiresAt !== undefined && m.expiresAt <= now
