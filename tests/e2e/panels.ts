@@ -73,9 +73,22 @@ export async function named(page: Page, name: string) {
   return handle.asElement() as ElementHandle<Element>;
 }
 
-/** Taps a control of the top panel by its accessible name. */
+/**
+ * Taps a control of the top panel by its accessible name. A handle found while the panel
+ * re-renders (a list reloaded after an upload) may be replaced before the tap lands: then it
+ * has no box ("not clickable") or is detached, and the control is looked up again.
+ */
 export async function inTopPanel(page: Page, name: string): Promise<void> {
-  await (await named(page, name)).click();
+  for (let round = 1;; round++) {
+    try {
+      await (await named(page, name)).click();
+      return;
+    } catch (err) {
+      const replaced = /not clickable|detached|not an Element/i.test(String(err));
+      if (round >= 5 || !replaced) throw err;
+      await new Promise((ok) => setTimeout(ok, 200));
+    }
+  }
 }
 
 /**
