@@ -17,9 +17,9 @@ import { askedLocale, FRESH_WAIT_MS, keepTranslation, keptTranslation } from "./
  * system of record: method, path, query and body streamed both ways (uploads and downloads
  * are never held whole), headers per ./headers.ts, redirects passed on, not followed.
  *
- * The upstream's answer time is bounded by UPSTREAM_TIMEOUT_MS, counted once the request
- * body has been passed on (a 10 MB upload on a slow link is not a slow upstream): past it
- * 504, and an upstream that cannot be reached 502, both `{error, message}` in the caller's
+ * The upstream's answer (its headers) is awaited UPSTREAM_TIMEOUT_MS, plus UPLOAD_TIMEOUT_MS
+ * on the upload call (a 10 MB upload on a slow link is not a slow upstream): past it 504,
+ * and an upstream that cannot be reached 502, both `{error, message}` in the caller's
  * language. Every answer leaves with the edge's security headers and `no-store`, whatever
  * the upstream sent.
  *
