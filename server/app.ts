@@ -3,7 +3,7 @@ import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
 import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
 import { requireBearer } from "./middleware/auth.ts";
-import { bufferedBody } from "./middleware/body.ts";
+import { bufferedBody, MAX_JSON_BODY } from "./middleware/body.ts";
 import { idempotency } from "./middleware/idempotency.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { docServiceRoutes } from "./docservice/routes.ts";
@@ -41,8 +41,7 @@ const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
 /** Pages for developers and tests: see devOnly. */
 export const DEV_PAGES = ["/_outbox", "/_issuer"];
 
-/** JSON bodies larger than this are refused with 413 before they are read. */
-export const MAX_JSON_BODY = 64 * 1024;
+export { MAX_JSON_BODY } from "./middleware/body.ts";
 
 /**
  * Builds the whole HTTP app from its dependencies. No side effects: nothing is opened,

@@ -1,6 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 
+/** JSON bodies larger than this are refused with 413 before they are read. */
+export const MAX_JSON_BODY = 64 * 1024;
+
 /** How reading a body ended: its bytes, or why there are none. */
 export type BodyRead =
   | { ok: true; body: Uint8Array<ArrayBuffer> }

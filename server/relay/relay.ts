@@ -5,7 +5,7 @@ import { session } from "../../client/api/contract/session.ts";
 import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { peerAddress } from "../middleware/peer.ts";
-import { readLimited } from "../middleware/body.ts";
+import { bufferedBody, MAX_JSON_BODY } from "../middleware/body.ts";
 import { compress } from "../middleware/compress.ts";
 import { vapidKeys } from "../push/keys.ts";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./headers.ts";
@@ -36,8 +36,6 @@ export interface RelayOptions {
 const INITIALIZE = `/bonita${session.initialize.path}`;
 const TRANSLATION = `/bonita${session.translation.path}`;
 const REGISTER_PUSH = `/bonita${session.registerPushToken.path}`;
-/** A push registration is small JSON (the contract's limits). */
-const MAX_REGISTRATION_BODY = 16 * 1024;
 
 /** Why the upstream gave no answer: 502 or 504. */
 class UpstreamError extends Error {
@@ -53,6 +51,8 @@ export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
     c.res.headers.set("Cache-Control", "no-store");
   });
   app.use("*", compress());
+  // The one body the edge reads: read whole within the upstream's own JSON limit.
+  app.use(session.registerPushToken.path, bufferedBody({ maxSize: MAX_JSON_BODY }));
   app.all("*", async (c) => {
     try {
       const path = c.req.path;
@@ -78,13 +78,9 @@ export function upstreamUrl(upstream: string, requestUrl: string): string {
 
 /**
  * Sends the request upstream and resolves with its answer (headers; the body streams).
- * `body` replaces the request's own (already read for a call the edge looks into).
+ * `read`: the edge reads the answer itself, so it must cross plain (not in the client's coding).
  */
-async function forward(
-  c: Context<AppEnv>,
-  body?: Uint8Array<ArrayBuffer>,
-  read = false,
-): Promise<Response> {
+async function forward(c: Context<AppEnv>, read = false): Promise<Response> {
   const { config } = c.var.deps;
   const raw = c.req.raw;
   const url = new URL(raw.url);
@@ -101,7 +97,7 @@ async function forward(
   // body to the upstream without a copy through JavaScript. The answer is awaited for
   // UPSTREAM_TIMEOUT_MS, plus the upload allowance on the upload call (a 10 MB file on a
   // slow link is not a slow upstream; the upstream bounds the body's own time).
-  const sent: BodyInit | null = body ?? (hasBody ? raw.body : null);
+  const sent = hasBody ? raw.body : null;
   const upload = raw.method === "POST" && c.req.path === `/bonita${UPLOAD_PATH}`;
   const timer = setTimeout(() => {
     timedOut = true;
@@ -141,7 +137,7 @@ async function upstreamFailed(c: Context<AppEnv>, err: UpstreamError): Promise<R
 
 /** initialize: the upstream's answer with the edge's VAPID public key (the edge pushes). */
 async function initialize(c: Context<AppEnv>): Promise<Response> {
-  const res = await forward(c, undefined, true);
+  const res = await forward(c, true);
   if (res.status !== 200 || !/json/.test(res.headers.get("content-type") ?? "")) {
     return passOn(res);
   }
@@ -159,21 +155,12 @@ async function initialize(c: Context<AppEnv>): Promise<Response> {
 
 /** pwaregisterpushtoken: relayed, and once the upstream accepted it, recorded at the edge. */
 async function registerPush(c: Context<AppEnv>, opts: RelayOptions): Promise<Response> {
-  const raw = c.req.raw;
-  const declared = Number(raw.headers.get("content-length") ?? "0");
-  if (!raw.body || declared > MAX_REGISTRATION_BODY) return passOn(await forward(c));
-  const read = await readLimited(
-    raw.body,
-    MAX_REGISTRATION_BODY,
-    c.var.deps.config.BODY_TIMEOUT_MS,
-  );
-  if (!read.ok) {
-    return c.json({ error: "invalid_body", message: "The request body could not be read" }, 400);
-  }
-  const res = await forward(c, read.body);
+  // bufferedBody read it (413, 408, 400 as every JSON call): a copy for the edge's record.
+  const text = c.req.raw.body ? await c.req.raw.clone().text() : "";
+  const res = await forward(c);
   if (res.ok && opts.onPushRegistered) {
     try {
-      await opts.onPushRegistered(c.var.deps, JSON.parse(new TextDecoder().decode(read.body)));
+      await opts.onPushRegistered(c.var.deps, JSON.parse(text));
     } catch {
       // The upstream has it; the edge's record is refreshed by the next registration.
     }
@@ -188,7 +175,7 @@ async function translation(c: Context<AppEnv>): Promise<Response> {
   const locale = askedLocale(c.req.url, c.req.header("accept-language") ?? null);
   const kept = locale ? await keptTranslation(kv, locale) : null;
   const fresh = (async () => {
-    const res = await forward(c, undefined, true);
+    const res = await forward(c, true);
     if (res.status !== 200) return passOn(res);
     const text = await readText(res);
     await keepTranslation(kv, text, deps.now()).catch(() => {});
