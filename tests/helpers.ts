@@ -11,6 +11,37 @@ export const DEMO = {
   delegate: "delegate@demo.example",
 };
 
+export interface CallOptions {
+  body?: unknown;
+  raw?: string;
+  headers?: Record<string, string>;
+}
+
+/**
+ * One API call through `send` (the app in-process, or a server over HTTP): /bonita + path with
+ * a JSON body and headers; its status, parsed JSON (null when not JSON), Response and text.
+ */
+export async function callWith(
+  send: (path: string, init: RequestInit) => Promise<Response>,
+  method: string,
+  path: string,
+  opts: CallOptions = {},
+) {
+  const headers: Record<string, string> = { ...opts.headers };
+  let body: string | undefined = opts.raw;
+  if (opts.body !== undefined) {
+    body = JSON.stringify(opts.body);
+    headers["content-type"] = "application/json";
+  }
+  const res = await send(`/bonita${path}`, { method, headers, body });
+  const text = await res.text();
+  let json: unknown = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch { /* not JSON: asserted by the caller */ }
+  return { status: res.status, json: json as Record<string, unknown>, res, text };
+}
+
 /**
  * A fresh app on in-memory KV with the demo organisation seeded (cheap PIN hashing). Messages
  * are queued but not delivered unless `deliver` starts the worker (as main.ts does); then
@@ -51,25 +82,8 @@ export async function testApp(
     },
     newDeviceId: () => `test-device-${++seq}-${crypto.randomUUID().slice(0, 8)}`,
     /** Calls /bonita + path with JSON body and headers; returns status and parsed JSON. */
-    async call(
-      method: string,
-      path: string,
-      opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
-    ) {
-      const headers: Record<string, string> = { ...opts.headers };
-      let body: string | undefined = opts.raw;
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers["content-type"] = "application/json";
-      }
-      const res = await app.request(`/bonita${path}`, { method, headers, body });
-      const text = await res.text();
-      let json: unknown = null;
-      try {
-        json = text ? JSON.parse(text) : null;
-      } catch { /* not JSON: asserted by the caller */ }
-      return { status: res.status, json: json as Record<string, unknown>, res, text };
-    },
+    call: (method: string, path: string, opts: CallOptions = {}) =>
+      callWith(async (p, init) => await app.request(p, init), method, path, opts),
     /** The newest activation code mailed to an address, read from the outbox. */
     async latestCode(email: string): Promise<string> {
       const [m] = await deps.outbox!.list({ to: email, limit: 1 });

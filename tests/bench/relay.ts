@@ -6,12 +6,9 @@
  * is gzip for the client either way (the upstream compresses when called directly, the edge
  * when relaying: it asks the upstream for identity).
  */
-import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
-import { newIssuerKeyText } from "../../server/issuer/mod.ts";
-import { activateThrough, type Proc, startMain } from "../server/main_process.ts";
+import { activateThrough, localEnv, type Proc, startMain } from "../server/main_process.ts";
 import { DEMO } from "../helpers.ts";
-import { seedRequests } from "./seed.ts";
+import { seedStore } from "./seed.ts";
 
 type Line = (name: string, value: string, note?: string) => void;
 
@@ -25,20 +22,12 @@ const pct = (xs: number[], p: number) =>
 export async function benchRelay(line: Line): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "qcard-bench-relay-" });
   const env = {
-    APP_ENV: "development",
-    KV_PATH: `${dir}/qcard.kv`,
-    PORT: "0",
-    LISTEN_HOST: "127.0.0.1",
-    DEMO_HISTORY: "false",
-    PIN_HASH_ITERATIONS: "1000",
-    ISSUER_KEY: newIssuerKeyText(),
+    ...localEnv(dir),
     CHECK_RESPONSES: "false",
     LOG_LEVEL: "warn",
   };
-  const deps = await makeDeps(parseConfig(env), undefined, { log: () => {} });
-  await seedIfEmpty(deps);
-  await seedRequests(deps, DEMO.employee, REQUESTS);
-  deps.store.kv.close();
+
+  await seedStore(env, DEMO.employee, REQUESTS);
   const procs: Proc[] = [];
   try {
     const upstream = await startMain({ ...env, LOG_LEVEL: "info", TRUSTED_PROXIES: "127.0.0.1" });

@@ -9,12 +9,9 @@
  * cores; with 2 cores two servers cannot double anything, and the figure says how much of the
  * second core a second process turns into answers, not how a fleet on Deploy scales.
  */
-import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
-import { newIssuerKeyText } from "../../server/issuer/mod.ts";
-import { activateThrough, type Proc, startMain } from "../server/main_process.ts";
+import { activateThrough, localEnv, type Proc, startMain } from "../server/main_process.ts";
 import { DEMO } from "../helpers.ts";
-import { seedRequests } from "./seed.ts";
+import { seedStore } from "./seed.ts";
 
 type Measured = Awaited<ReturnType<typeof measured>>;
 type Line = (name: string, value: string, note?: string) => void;
@@ -72,25 +69,15 @@ async function measured(pids: number[], measure: () => Promise<number>) {
   return { perS, servers: (c1.servers - c0.servers) / s, self: (c1.self - c0.self) / s };
 }
 
-/** The activation code mailed to `email`, from a process's outbox. */
-
 export async function benchScale(line: Line): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "qcard-bench-scale-" });
   const env = {
-    APP_ENV: "development",
-    KV_PATH: `${dir}/qcard.kv`,
-    PORT: "0",
-    LISTEN_HOST: "127.0.0.1",
-    DEMO_HISTORY: "false",
-    PIN_HASH_ITERATIONS: "1000",
-    ISSUER_KEY: newIssuerKeyText(),
+    ...localEnv(dir),
     CHECK_RESPONSES: "false",
   };
+
   // The store is seeded here first (demo organisation and employee@'s requests), then served.
-  const deps = await makeDeps(parseConfig(env), undefined, { log: () => {} });
-  await seedIfEmpty(deps);
-  await seedRequests(deps, DEMO.employee, REQUESTS);
-  deps.store.kv.close();
+  await seedStore(env, DEMO.employee, REQUESTS);
   const procs: Proc[] = [];
   try {
     procs.push(await startMain(env));

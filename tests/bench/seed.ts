@@ -3,6 +3,8 @@
  * workflow, no events), as an organisation with a long history would have them.
  */
 import type { Deps } from "../../server/env.ts";
+import { parseConfig } from "../../server/config.ts";
+import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
 import type { RequestRecord } from "../../server/store/requests.ts";
 import type { StatusCode } from "../../client/api/contract/requests.ts";
 
@@ -155,4 +157,12 @@ export async function seedRequests(
     if (!res.ok) throw new Error("bumping the request counter failed");
   }
   return recs;
+}
+
+/** Seeds the store `env` names (the demo organisation, then `n` requests of `email`), closed. */
+export async function seedStore(env: Record<string, string>, email: string, n: number) {
+  const deps = await makeDeps(parseConfig(env), undefined, { log: () => {} });
+  await seedIfEmpty(deps);
+  await seedRequests(deps, email, n);
+  deps.store.kv.close();
 }

@@ -3,6 +3,7 @@
  * is given, its stdout lines collected, its port read from the JSON "listening" line.
  */
 import { fileURLToPath } from "node:url";
+import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 
 export const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -14,6 +15,23 @@ export interface Proc {
   child: Deno.ChildProcess;
   status: Promise<Deno.CommandStatus>;
   stderr: () => string;
+}
+
+/**
+ * The environment of a main.ts on the KV file `<dir>/qcard.kv` (processes given the same one
+ * share the store): development, loopback, port 0, the bare demo organisation, cheap PIN
+ * hashing and a fresh ISSUER_KEY.
+ */
+export function localEnv(dir: string) {
+  return {
+    APP_ENV: "development",
+    KV_PATH: `${dir}/qcard.kv`,
+    PORT: "0",
+    LISTEN_HOST: "127.0.0.1",
+    DEMO_HISTORY: "false",
+    PIN_HASH_ITERATIONS: "1000",
+    ISSUER_KEY: newIssuerKeyText(),
+  };
 }
 
 /** Starts main.ts with `env` (only it: clearEnv) and waits for its listening line. */

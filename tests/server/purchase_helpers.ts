@@ -29,8 +29,8 @@ export const TRAVEL = {
   projectOid: "prj-crm",
 };
 
-/** Created, submitted and accepted through the workflow's entry point. */
-export async function accepted(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
+/** A TRAVEL request (with `body`'s changes) created and submitted: its oid and first approval's. */
+export async function submitted(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
   const c = await post(api, h, "pwaexpenserequestcreate", {
     expenseRequest: { ...TRAVEL, ...body },
   });
@@ -38,7 +38,13 @@ export async function accepted(api: TestApi, h: Headers, body: Record<string, un
   const oid = (c.json.expenseRequest as ExpenseRequest).oid;
   assertOk(await post(api, h, "pwasubmit", { record: oid }));
   const [a] = await api.deps.store.approvals.byRequest(oid);
-  assert.equal((await recordDecision(api.deps, a.oid, "accepted"))?.status, "accepted");
+  return { oid, approvalOid: a.oid };
+}
+
+/** Created, submitted and accepted through the workflow's entry point. */
+export async function accepted(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
+  const { oid, approvalOid } = await submitted(api, h, body);
+  assert.equal((await recordDecision(api.deps, approvalOid, "accepted"))?.status, "accepted");
   return oid;
 }
 

@@ -6,12 +6,12 @@
  */
 import assert from "node:assert/strict";
 import webpush from "web-push";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
 import { enqueue, pushService } from "../../server/push/mod.ts";
 import { recordEdgeRegistration } from "../../server/push/edge.ts";
 import { NONCE_HEADER, RELAY_WINDOW_MS, signRelay } from "../../server/push/relay.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { assertOk, bearer } from "./api.ts";
+import { submitted } from "./purchase_helpers.ts";
 import { type Receiver, startReceiver } from "./push_receiver.ts";
 
 const E = "/scmapi/expense";
@@ -262,27 +262,6 @@ async function subscribeOnUpstream(t: Env, email: string, name: string) {
   return { h, deviceId, s, body };
 }
 
-async function submitted(api: TestApi, h: Record<string, string>, amount: number) {
-  const c = await api.call("POST", `${E}/pwaexpenserequestcreate`, {
-    headers: h,
-    body: {
-      expenseRequest: {
-        typeOid: "type-travel",
-        amount,
-        purpose: "Taxi to the airport",
-        costCenterOid: "cc-sales",
-        GLOid: "gl-travel",
-        projectOid: "prj-crm",
-      },
-    },
-  });
-  assertOk(c);
-  const oid = (c.json.expenseRequest as ExpenseRequest).oid;
-  assertOk(await api.call("POST", `${E}/pwasubmit`, { headers: h, body: { record: oid } }));
-  const [a] = await api.deps.store.approvals.byRequest(oid);
-  return { oid, approvalOid: a.oid };
-}
-
 Deno.test("[push relay] end to end: a request decided on the upstream reaches the employee through the edge", async () => {
   const t = await setup();
   try {
@@ -290,7 +269,7 @@ Deno.test("[push relay] end to end: a request decided on the upstream reaches th
     // What the edge's relay does after the upstream accepted pwaregisterpushtoken.
     await recordEdgeRegistration(t.edge.deps, emp.body);
     const { token } = await t.upstream.activate(DEMO.approver);
-    const req = await submitted(t.upstream, emp.h, 80);
+    const req = await submitted(t.upstream, emp.h, { amount: 80, purpose: "Taxi to the airport" });
     assertOk(
       await t.upstream.call("POST", `${A}/pwaapprove`, {
         headers: bearer(token),

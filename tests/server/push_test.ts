@@ -8,10 +8,9 @@ import { parseConfig } from "../../server/config.ts";
 import { enqueue, pushService } from "../../server/push/mod.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
 import { parsePushSubscription } from "../../server/push/subscription.ts";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { assertError, assertOk, bearer, type Headers } from "./api.ts";
-import { buy, defineSecure, newCard } from "./purchase_helpers.ts";
+import { buy, defineSecure, newCard, submitted } from "./purchase_helpers.ts";
 import { type Receiver, startReceiver } from "./push_receiver.ts";
 
 const E = "/scmapi/expense";
@@ -104,27 +103,6 @@ function titles(rx: Receiver, from = 0): Record<string, string[]> {
   const out: Record<string, string[]> = {};
   for (const d of rx.deliveries.slice(from)) (out[d.name] ??= []).push(d.payload.title);
   return out;
-}
-
-async function submitted(api: TestApi, h: Headers, amount: number, purpose: string) {
-  const c = await api.call("POST", `${E}/pwaexpenserequestcreate`, {
-    headers: h,
-    body: {
-      expenseRequest: {
-        typeOid: "type-travel",
-        amount,
-        purpose,
-        costCenterOid: "cc-sales",
-        GLOid: "gl-travel",
-        projectOid: "prj-crm",
-      },
-    },
-  });
-  assertOk(c);
-  const oid = (c.json.expenseRequest as ExpenseRequest).oid;
-  assertOk(await api.call("POST", `${E}/pwasubmit`, { headers: h, body: { record: oid } }));
-  const [a] = await api.deps.store.approvals.byRequest(oid);
-  return { oid, approvalOid: a.oid };
 }
 
 Deno.test("[push] initialize serves the VAPID key; development makes one pair, kept in KV", async () => {
@@ -250,7 +228,7 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
   const { api, rx, h } = t;
   try {
     // 300 € needs Finance (approver; delegate through Finance Delegates), then Management.
-    const big = await submitted(api, h.employee, 300, "Team offsite in Lyon");
+    const big = await submitted(api, h.employee, { amount: 300, purpose: "Team offsite in Lyon" });
     await t.idle();
     assert.deepEqual(titles(rx), { approver: ["Approval needed"], delegate: ["Approval needed"] });
     const first = rx.to("approver")[0].payload;
@@ -296,7 +274,7 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
     assert.equal(ok.url, `/?open=request:${big.oid}`);
 
     // A rejection with the approver's note.
-    const small = await submitted(api, h.employee, 80, "Taxi");
+    const small = await submitted(api, h.employee, { amount: 80, purpose: "Taxi" });
     await t.idle();
     seen = rx.deliveries.length;
     assertOk(

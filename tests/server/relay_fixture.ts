@@ -14,7 +14,7 @@ import { parseConfig } from "../../server/config.ts";
 import { makeDeps } from "../../server/boot.ts";
 import type { Deps } from "../../server/env.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
-import { type TestApi, testApp } from "../helpers.ts";
+import { type CallOptions, callWith, type TestApi, testApp } from "../helpers.ts";
 
 export interface Relayed {
   api: TestApi;
@@ -105,25 +105,8 @@ export async function relayed(
   const viaEdge = Object.create(api) as TestApi;
   Object.assign(viaEdge, {
     app: Object.assign(Object.create(api.app), { request }),
-    async call(
-      method: string,
-      path: string,
-      opts: { body?: unknown; raw?: string; headers?: Record<string, string> } = {},
-    ) {
-      const headers: Record<string, string> = { ...opts.headers };
-      let body: string | undefined = opts.raw;
-      if (opts.body !== undefined) {
-        body = JSON.stringify(opts.body);
-        headers["content-type"] = "application/json";
-      }
-      const res = await fetch(`${r.edgeUrl}/bonita${path}`, { method, headers, body });
-      const text = await res.text();
-      let json: unknown = null;
-      try {
-        json = text ? JSON.parse(text) : null;
-      } catch { /* not JSON: asserted by the caller */ }
-      return { status: res.status, json: json as Record<string, unknown>, res, text };
-    },
+    call: (method: string, path: string, opts: CallOptions = {}) =>
+      callWith((p, init) => fetch(`${r.edgeUrl}${p}`, init), method, path, opts),
   });
   r.viaEdge = viaEdge;
   r.close = async () => {

@@ -11,9 +11,8 @@ import type { Card } from "../../client/api/contract/cards.ts";
 import type { ApprovalRow } from "../../client/api/contract/approvals.ts";
 import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
 import type { TransactionRow } from "../../client/api/contract/transactions.ts";
-import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 import { leaseKey, type LeaseRecord } from "../../server/store/lease.ts";
-import { type Proc, startMain } from "./main_process.ts";
+import { localEnv, type Proc, startMain } from "./main_process.ts";
 
 const E = "/bonita/scmapi/expense";
 const A = "/bonita/scmapi/approval";
@@ -113,13 +112,7 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "qcard-scale-" });
     const env = {
-      APP_ENV: "development",
-      KV_PATH: `${dir}/qcard.kv`,
-      PORT: "0",
-      LISTEN_HOST: "127.0.0.1",
-      DEMO_HISTORY: "false",
-      PIN_HASH_ITERATIONS: "1000",
-      ISSUER_KEY: newIssuerKeyText(),
+      ...localEnv(dir),
       ACTIVATION_CHECKS_PER_DAY: "1000",
       // Short periods, so the leases are seen taken, renewed and handed on within seconds.
       BLOB_SWEEP_MS: "200",
