@@ -141,3 +141,20 @@ export async function orgFileWithUsers(n: number): Promise<{ file: string; email
   await Deno.writeTextFile(file, JSON.stringify(org));
   return { file, emails };
 }
+
+/** Every activation code in the outbox (all users). */
+export async function allCodes(api: TestApi): Promise<string[]> {
+  const mails = await api.deps.outbox!.list({ limit: 10_000 });
+  return mails.map((m) => /activation code is (\d{5})/.exec(m.text)?.[1] ?? "").filter(Boolean);
+}
+
+/** Distinct 5-digit codes that no user was sent: guaranteed wrong. */
+export async function wrongCodes(api: TestApi, n: number): Promise<string[]> {
+  const live = new Set(await allCodes(api));
+  const out: string[] = [];
+  for (let i = 0; out.length < n; i++) {
+    const c = String((i * 7919 + 4242) % 100_000).padStart(5, "0");
+    if (!live.has(c) && !out.includes(c)) out.push(c);
+  }
+  return out;
+}

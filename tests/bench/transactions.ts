@@ -4,7 +4,8 @@
  * one card (every decision a checked write on that card) — next to a bare Deno.Kv get +
  * checked atomic set in the same run, and a purchase through the app's test mode (decision +
  * the app's transaction); (2) pwalists for a user with 2,000 requests and 5,000 transactions
- * against a bare Deno.serve sending the same bytes, uncompressed and gzip.
+ * against a bare Deno.serve sending the same bytes, uncompressed and gzip; (3) the time a
+ * first start spends seeding the lived-in demo (DEMO_HISTORY).
  *
  * Run alone: `deno run -A tests/bench/transactions.ts`.
  */
@@ -226,10 +227,23 @@ async function lists(line: Line) {
   }
 }
 
+/** The lived-in demo (DEMO_HISTORY): how long a first start spends seeding it. */
+async function demoHistory(line: Line) {
+  const took: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    const api = await testApp({ DEMO_HISTORY: "true", CHECK_RESPONSES: "false" });
+    took.push(performance.now() - t0);
+    await api.close();
+  }
+  line("demo history: app + seeded history, first start", msf(median(took)), "median of 5");
+}
+
 export async function benchTransactions(line: Line): Promise<void> {
   await decisions(line);
   await purchases(line);
   await lists(line);
+  await demoHistory(line);
 }
 
 if (import.meta.main) {

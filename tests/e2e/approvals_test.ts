@@ -48,16 +48,18 @@ async function openRow(p: Page, text: string): Promise<void> {
     {},
     text,
   );
-  const rows = await p.$$(".request-row");
-  for (const r of rows) {
-    if ((await r.evaluate((e) => e.textContent ?? "")).includes(text)) {
-      await r.click();
-      await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
-      await settled(p);
-      return;
-    }
-  }
-  throw new Error(`no row with ${text}`);
+  // Found and tapped in one step: a handle taken before a refresh re-renders the list could
+  // be detached, or now stand for another row.
+  const found = await p.evaluate((t) => {
+    const row = [...document.querySelectorAll(".request-row")].find((e) =>
+      e.textContent?.includes(t)
+    );
+    (row as HTMLElement | undefined)?.click();
+    return !!row;
+  }, text);
+  if (!found) throw new Error(`no row with ${text}`);
+  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
+  await settled(p);
 }
 
 /** The employee's two requests, through the create form. */

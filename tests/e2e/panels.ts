@@ -16,10 +16,17 @@ export async function panelsClosed(page: Page, count = 0): Promise<void> {
   );
 }
 
-/** Fills a field of the top panel (the ones beneath may have fields of the same name). */
+/**
+ * Fills a field of the top panel (the ones beneath may have fields of the same name) as a
+ * person would: select what is there, delete it, type. Setting the DOM value directly is
+ * undone by the next render of a controlled input, and the typed text would be appended to
+ * the old value.
+ */
 export async function fill(page: Page, name: string, value: string): Promise<void> {
   const el = await named(page, name);
-  await el.evaluate((e) => ((e as HTMLInputElement).value = ""));
+  await el.focus();
+  await el.evaluate((e) => (e as HTMLInputElement).select());
+  await page.keyboard.press("Backspace");
   await el.type(value);
 }
 

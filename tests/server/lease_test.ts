@@ -67,13 +67,14 @@ Deno.test("[lease] runLeased: the job runs for the holder only, and the lease ou
     let ran = 0;
     const job = async () => {
       ran++;
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 4000));
       return "done";
     };
-    // ttl 150 ms, a job of 500 ms: the heartbeat keeps it, so b never starts a second run.
-    const a = runLeased(kv, "sweep", 150, job, { holder: "a" });
-    await new Promise((r) => setTimeout(r, 300));
-    const b = await runLeased(kv, "sweep", 150, job, { holder: "b" });
+    // ttl 1.5 s, a job of 4 s: the heartbeat (every third of the ttl) keeps it, so b, at
+    // 2 s, never starts a second run. (Roomy: a stalled machine must not miss a beat.)
+    const a = runLeased(kv, "sweep", 1500, job, { holder: "a" });
+    await new Promise((r) => setTimeout(r, 2000));
+    const b = await runLeased(kv, "sweep", 1500, job, { holder: "b" });
     assert.deepEqual(b, { ran: false });
     assert.deepEqual(await a, { ran: true, value: "done" });
     assert.equal(ran, 1);

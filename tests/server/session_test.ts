@@ -4,7 +4,7 @@
  * rate limits, token handling and bearer authentication. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import { DEMO, type TestApi, testApp, withApp } from "../helpers.ts";
+import { DEMO, type TestApi, testApp, withApp, wrongCodes } from "../helpers.ts";
 import { assertError, assertOk, bearer } from "./api.ts";
 
 const E = "/scmapi/expense";
@@ -16,23 +16,6 @@ const SEQUENCE =
 const FOREIGN_TOKEN = "A".repeat(43);
 
 const dev = (id: string) => ({ "device-id": id });
-
-/** Every activation code in the outbox (all users). */
-async function allCodes(api: TestApi): Promise<string[]> {
-  const mails = await api.deps.outbox!.list({ limit: 10_000 });
-  return mails.map((m) => /activation code is (\d{5})/.exec(m.text)?.[1] ?? "").filter(Boolean);
-}
-
-/** Distinct 5-digit codes that no user was sent: guaranteed wrong. */
-async function wrongCodes(api: TestApi, n: number): Promise<string[]> {
-  const live = new Set(await allCodes(api));
-  const out: string[] = [];
-  for (let i = 0; out.length < n; i++) {
-    const c = String((i * 7919 + 4242) % 100_000).padStart(5, "0");
-    if (!live.has(c) && !out.includes(c)) out.push(c);
-  }
-  return out;
-}
 
 /** Every activation code mailed to an address, newest first. */
 async function codesFor(api: TestApi, email: string): Promise<string[]> {

@@ -67,10 +67,25 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Smt
   const server = opts.implicitTls
     ? tls.createServer({ key: KEY, cert: CERT }, onSocket)
     : net.createServer(onSocket);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(opts.port ?? 0, "127.0.0.1", () => resolve());
-  });
+  // A given port can be briefly taken: a client dialling it while nothing listened may have
+  // got that very port as its own source (a TCP self-connect) or the system lent it to
+  // another socket. Such a hold ends soon; try again for a while.
+  for (let attempt = 1;; attempt++) {
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(opts.port ?? 0, "127.0.0.1", () => {
+          server.off("error", reject);
+          resolve();
+        });
+      });
+      break;
+    } catch (err) {
+      const inUse = (err as { code?: string }).code === "EADDRINUSE";
+      if (!inUse || !opts.port || attempt >= 100) throw err;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
   const port = (server.address() as net.AddressInfo).port;
   return {
     port,
