@@ -71,12 +71,26 @@ function applyNote(txOid: string, saved: Receipt): void {
   }
 }
 
-// Queued writes (issue 13) that landed: shown as if they had just been made.
+// Queued writes (issue 13) that landed: shown as if they had just been made. Without an
+// answer (done earlier, its answer gone: see outcomeOf) the transaction is read again.
+const uploaded = (answer: unknown) =>
+  typeof (answer as UploadResponse | undefined)?.nbReceipts === "number"
+    ? answer as UploadResponse
+    : null;
 onReplayed("receipt", async (w, answer) => {
-  applyUpload(w.target, answer as UploadResponse);
+  const r = uploaded(answer);
+  if (r) applyUpload(w.target, r);
+  else {
+    await reloadTransaction(w.target);
+    if (txDetail.value?.oid === w.target) await loadReceipts(w.target);
+  }
   await refreshRequests();
 });
-onReplayed("document", (w, answer) => applyCounts(w.target, answer as UploadResponse));
+onReplayed("document", async (w, answer) => {
+  const r = uploaded(answer);
+  if (r) applyCounts(w.target, r);
+  else await reloadTransaction(w.target);
+});
 onReplayed("note", (w, answer) => {
   const saved = (answer as { expenseReceipt?: Receipt } | undefined)?.expenseReceipt;
   if (saved) applyNote(w.target, saved);

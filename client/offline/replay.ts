@@ -52,7 +52,7 @@ export function backoffMs(failures: number): number {
 /**
  * What an attempt's error means for the write: `failed` (the server refused it: kept for
  * the person to see), `retry` (no answer, a 5xx, or a 4xx that says 'later'), or `sent`
- * (the server did it but its answer did not parse).
+ * (the server did it but its answer did not parse, or is no longer there to repeat).
  */
 export function outcomeOf(err: unknown): "failed" | "retry" | "sent" {
   if (!(err instanceof ApiError)) return "retry";
@@ -61,6 +61,9 @@ export function outcomeOf(err: unknown): "failed" | "retry" | "sent" {
   // 409 idempotency_in_progress: the first attempt is still running on the server.
   if (err.status === 401 || err.status === 408 || err.status === 429) return "retry";
   if (err.status === 409 && err.code === "idempotency_in_progress") return "retry";
+  // 409 idempotency_replay_unavailable: an earlier attempt was carried out, its answer is
+  // gone (lost with the server that wrote it, or too large to keep): done, re-read.
+  if (err.status === 409 && err.code === "idempotency_replay_unavailable") return "sent";
   if (err.status >= 400 && err.status < 500) return "failed";
   return "retry";
 }

@@ -1,4 +1,5 @@
 import type { ApprovalRequest, ApprovalRow } from "../../client/api/contract/approvals.ts";
+import { commitOnce } from "../store/idempotency.ts";
 import type { Comment, EditBody } from "../../client/api/contract/requests.ts";
 import { splitAmount } from "../../client/lib/money.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
@@ -259,7 +260,7 @@ export async function addApprovalComment(deps: Deps, user: User, oid: string, te
     const entry = await visible(deps, user, oid, ctx);
     if (entry.value!.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
     const c = newComment(deps, user, oid, text);
-    if ((await comments.put(kv.atomic().check(entry), c).commit()).ok) {
+    if ((await commitOnce(comments.put(kv.atomic().check(entry), c))).ok) {
       await publishAdded(deps, c);
       return toComment(c, false);
     }

@@ -1,4 +1,5 @@
 import type { Comment } from "../../client/api/contract/requests.ts";
+import { commitOnce } from "../store/idempotency.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
@@ -66,7 +67,7 @@ export async function addComment(
       throw forbidden("not_allowed", tr("comment.notAllowed"));
     }
     const c = newComment(deps, user, requestOid, text);
-    if ((await comments.put(kv.atomic().check(entry), c).commit()).ok) {
+    if ((await commitOnce(comments.put(kv.atomic().check(entry), c))).ok) {
       await publishAdded(deps, c);
       return toComment(c, true);
     }
@@ -103,7 +104,7 @@ export async function addTransactionComment(
   for (let i = 0; i < 5; i++) {
     const entry = await ownTransaction(deps, user, oid);
     const c = newComment(deps, user, oid, text);
-    if ((await deps.store.comments.put(deps.store.kv.atomic().check(entry), c).commit()).ok) {
+    if ((await commitOnce(deps.store.comments.put(deps.store.kv.atomic().check(entry), c))).ok) {
       await publishAdded(deps, c);
       return toComment(c, true);
     }

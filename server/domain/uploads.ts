@@ -1,4 +1,5 @@
 import { PREVIEW_SIZE, type UploadResponse } from "../../client/api/contract/documents.ts";
+import { commitOnce } from "../store/idempotency.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
@@ -181,7 +182,7 @@ export async function attachDocument(
       if (preview) blobs.commit(op, preview);
       store.transactions.put(op, { ...t, ...counts, updatedAt: now });
       await deps.faults?.beforeCommit?.("document");
-      if (!(await op.commit()).ok) {
+      if (!(await commitOnce(op)).ok) {
         // Lost a race on the transaction, or our pending blobs were swept: which one?
         if (await sweptMeanwhile(deps, input.advanced, written)) {
           throw docError(409, tr, "doc.uploadFailed");

@@ -8,6 +8,7 @@ import { docError } from "../domain/documents.ts";
 import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";
 import { translate } from "../i18n.ts";
 import { parseMultipart } from "../routes/documents.ts";
+import { type HeldKey, type IdemRecord, underKey } from "../store/idempotency.ts";
 
 // Idempotency keys (issue 13; GUIDE §5): the offline queue replays writes whose answer may
 // have been lost, so a write carrying `Idempotency-Key` is carried out once and every repeat
@@ -31,17 +32,9 @@ const KEY = /^[A-Za-z0-9_-]{8,128}$/;
 /** Answer headers a replay repeats (the rest are set again by the outer middleware). */
 const KEPT_HEADERS = ["content-type", "content-language"];
 
-type Pending = { state: "pending"; fp: string; until: number };
-type Done = {
-  state: "done";
-  fp: string;
-  status: number;
-  headers: [string, string][];
-  /** The answer's text; null when it was too large to keep (a repeat then gets 409). */
-  body: string | null;
-  expiresAt: number;
-};
-type Rec = Pending | Done;
+type Rec = IdemRecord;
+type Pending = Extract<Rec, { state: "pending" }>;
+type Done = Extract<Rec, { state: "done" }>;
 
 const json = (status: number, error: string, message: string) =>
   new Response(JSON.stringify({ error, message }), {
@@ -149,7 +142,7 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
     const k: Deno.KvKey = ["idem", who.scope, key];
     const waitUntil = Date.now() + WAIT_MS;
     // Take the key (a lease), or answer from what it holds.
-    let lease: Deno.KvEntryMaybe<Rec>;
+    let lease: { value: Pending; versionstamp: string };
     for (;;) {
       const cur = await kv.get<Rec>(k);
       const now = deps.now();
@@ -164,6 +157,9 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
           );
         }
         if (v.state === "done") return replay(v);
+        // Written, and its request gone without an answer (a crash, or a 5xx after the
+        // write): done, but there is nothing to repeat. While its lease runs, wait for it.
+        if (v.state === "committed" && v.until <= now) return replay(v);
         if (Date.now() >= waitUntil) {
           return json(
             409,
@@ -177,13 +173,31 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       const mine: Pending = { state: "pending", fp, until: now + LEASE_MS };
       const ok = await kv.atomic().check(cur).set(k, mine, { expireIn: LEASE_MS }).commit();
       if (ok.ok) {
-        lease = { key: k, value: mine, versionstamp: ok.versionstamp };
+        lease = { value: mine, versionstamp: ok.versionstamp };
         break;
       }
     }
+    // The handler runs under the key: a write that must happen once commits through
+    // commitOnce (server/store/idempotency.ts), checked against this lease and marking the
+    // key committed in the same operation. `held.versionstamp` follows those writes.
+    const held: HeldKey = {
+      key: k,
+      fp,
+      versionstamp: lease.versionstamp,
+      until: lease.value.until,
+      ttlMs: IDEMPOTENCY_TTL_MS,
+      now: deps.now,
+      committed: false,
+      open: true,
+    };
     let kept = false;
     try {
-      await next();
+      try {
+        await underKey(held, () => next());
+      } finally {
+        held.open = false;
+      }
+      await deps.faults?.beforeCommit?.("idempotency.answer");
       const res = c.res;
       if (res.status < 500) {
         const text = await res.clone().text();
@@ -200,18 +214,42 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
           body: small ? text : null,
           expiresAt: deps.now() + IDEMPOTENCY_TTL_MS,
         };
-        const w = await kv.atomic().check(lease).set(k, done, { expireIn: IDEMPOTENCY_TTL_MS })
+        const w = await kv.atomic().check({ key: k, versionstamp: held.versionstamp })
+          .set(k, done, { expireIn: IDEMPOTENCY_TTL_MS })
           .commit();
         kept = w.ok;
       }
     } finally {
-      // A 5xx, a thrown error or a lost lease: free the key so the client's retry runs.
-      if (!kept) await kv.atomic().check(lease).delete(k).commit().catch(() => {});
+      if (!kept) {
+        const mine = kv.atomic().check({ key: k, versionstamp: held.versionstamp });
+        if (held.committed) {
+          // A 5xx or a thrown error after the write: the write stands, so a repeat must not
+          // run it again; it is told at once that it was carried out.
+          const now = deps.now();
+          const mark: Rec = {
+            state: "committed",
+            fp,
+            until: now,
+            expiresAt: now + IDEMPOTENCY_TTL_MS,
+          };
+          await mine.set(k, mark, { expireIn: IDEMPOTENCY_TTL_MS }).commit().catch(() => {});
+        } else {
+          // A 5xx or a thrown error before any write: free the key so the client's retry runs.
+          await mine.delete(k).commit().catch(() => {});
+        }
+      }
     }
   };
 }
 
-function replay(v: Done): Response {
+function replay(v: Done | Extract<Rec, { state: "committed" }>): Response {
+  if (v.state === "committed") {
+    return json(
+      409,
+      "idempotency_replay_unavailable",
+      "This request was already carried out; its answer was lost",
+    );
+  }
   if (v.body === null) {
     return json(
       409,

@@ -9,7 +9,8 @@ import { assertError, assertOk, type Headers, login } from "./api.ts";
 import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
 import { makePng } from "../fixtures/files.ts";
 import { buy, defineSecure, E, get, newCard } from "./purchase_helpers.ts";
-import { fingerprint, IDEMPOTENCY_TTL_MS } from "../../server/middleware/idempotency.ts";
+import { fingerprint, IDEMPOTENCY_TTL_MS, LEASE_MS } from "../../server/middleware/idempotency.ts";
+import type { IdemRecord } from "../../server/store/idempotency.ts";
 
 async function setUp(api: TestApi, email = DEMO.employee) {
   const emp = await login(api, email);
@@ -230,6 +231,117 @@ Deno.test(
     let n = 0;
     for await (const _ of scoped) n++;
     assert.equal(n, 1);
+  }),
+);
+
+/** The one idempotency record in the store (the test's only key). */
+async function theRecord(api: TestApi): Promise<Deno.KvEntry<IdemRecord>> {
+  const all = await Array.fromAsync(api.kv.list<IdemRecord>({ prefix: ["idem"] }));
+  assert.equal(all.length, 1, `${all.length} idempotency records`);
+  return all[0];
+}
+
+Deno.test(
+  "[idempotency] the write done, its answer lost with the server: the repeat writes nothing and is told it was carried out",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    // The server stops after the comment is written, before its answer is kept.
+    let atCrash: Deno.KvEntry<IdemRecord> | null = null;
+    api.deps.faults = {
+      beforeCommit: async (what) => {
+        if (what !== "idempotency.answer") return;
+        atCrash = await theRecord(api);
+        throw new Error("injected: the process ends here");
+      },
+    };
+    const a = await comment(api, h, tx, "Parking at the airport");
+    api.deps.faults = undefined;
+    assert.equal(a.status, 500, a.text);
+    // What a crash at that point leaves: the key marked committed in the comment's own write.
+    const left = atCrash! as Deno.KvEntry<IdemRecord>;
+    assert.equal(left.value.state, "committed");
+    assert.equal(await commentCount(api, emp.h, tx), 1);
+    // Here the 500 was answered after the write, so the key says so at once.
+    const b = await comment(api, h, tx, "Parking at the airport");
+    assertError(b, 409, "idempotency_replay_unavailable", /already carried out/);
+    // After a real crash no tidy-up runs: the record is as the write left it. Once its lease
+    // is over, the repeat is told the write was carried out, and nothing is written.
+    await api.kv.set(left.key, left.value);
+    const real = api.deps.now;
+    try {
+      api.deps.now = () => real() + LEASE_MS + 1;
+      const c = await comment(api, h, tx, "Parking at the airport");
+      assertError(c, 409, "idempotency_replay_unavailable", /already carried out/);
+    } finally {
+      api.deps.now = real;
+    }
+    assert.equal(await commentCount(api, emp.h, tx), 1);
+    // The same key for another body is still refused as such.
+    assertError(await comment(api, h, tx, "Something else"), 422, "idempotency_mismatch");
+  }),
+);
+
+Deno.test(
+  "[idempotency] an upload whose answer was lost is not stored twice; a failure before the write frees the key",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const png = makePng(48, 48);
+    const h = keyed(emp.h, crypto.randomUUID());
+    api.deps.faults = {
+      beforeCommit: (what) => {
+        if (what === "idempotency.answer") throw new Error("injected");
+      },
+    };
+    const a = await upload(api, h, tx, png);
+    api.deps.faults = undefined;
+    assert.equal(a.status, 500);
+    await a.body?.cancel();
+    const b = await upload(api, h, tx, png);
+    assert.equal(b.status, 409);
+    assert.equal((await b.json()).error, "idempotency_replay_unavailable");
+    assert.equal(await receiptCount(api, emp.h, tx), 1);
+    // A failure before the write: nothing stands, so the key is free and the repeat runs.
+    const h2 = keyed(emp.h, crypto.randomUUID());
+    api.deps.faults = {
+      beforeCommit: (what) => {
+        if (what === "document") throw new Error("injected");
+      },
+    };
+    const c = await upload(api, h2, tx, makePng(40, 40));
+    api.deps.faults = undefined;
+    assert.equal(c.status, 500);
+    await c.body?.cancel();
+    const d = await upload(api, h2, tx, makePng(40, 40));
+    assert.equal(d.status, 200, await d.text());
+    assert.equal(await receiptCount(api, emp.h, tx), 2);
+  }),
+);
+
+Deno.test(
+  "[idempotency] a first request that lost its key to a repeat cannot write any more",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const h = keyed(emp.h, crypto.randomUUID());
+    // While the upload runs, its key is taken over (as a repeat does once a lease ran out).
+    let taken = false;
+    api.deps.faults = {
+      beforeCommit: async (what) => {
+        if (what !== "document" || taken) return;
+        taken = true;
+        const mine = await theRecord(api);
+        assert.equal(mine.value.state, "pending");
+        await api.kv.set(mine.key, { ...mine.value, until: Date.now() + LEASE_MS });
+      },
+    };
+    const a = await upload(api, h, tx, makePng(64, 64));
+    api.deps.faults = undefined;
+    assert.equal(a.status, 409, await a.text());
+    assert.equal(await receiptCount(api, emp.h, tx), 0);
+    // Without a key the same upload goes through: only the fenced write was refused.
+    const b = await upload(api, emp.h, tx, makePng(64, 64));
+    assert.equal(b.status, 200, await b.text());
+    assert.equal(await receiptCount(api, emp.h, tx), 1);
   }),
 );
 

@@ -136,7 +136,7 @@ Deno.test("[outq] backoff: 1 s, 2 s, 4 s … at most 60 s", () => {
   assert.equal(backoffMs(0), 1000);
 });
 
-Deno.test("[outq] outcome: refusals fail, no answer / 5xx / 'later' retry", () => {
+Deno.test("[outq] outcome: refusals fail, no answer / 5xx / 'later' retry, 'done earlier' is sent", () => {
   assert.equal(outcomeOf(new NetworkError(new Error("x"))), "retry");
   assert.equal(outcomeOf(new ApiError(500, "internal", "x")), "retry");
   assert.equal(outcomeOf(new ApiError(503, "x", "x")), "retry");
@@ -145,6 +145,8 @@ Deno.test("[outq] outcome: refusals fail, no answer / 5xx / 'later' retry", () =
   assert.equal(outcomeOf(new ApiError(404, "not_found", "x")), "failed");
   assert.equal(outcomeOf(new ApiError(409, "conflict", "x")), "failed");
   assert.equal(outcomeOf(new ApiError(409, "idempotency_in_progress", "x")), "retry");
+  // Carried out earlier, its answer gone: done (the screen re-reads), never shown as failed.
+  assert.equal(outcomeOf(new ApiError(409, "idempotency_replay_unavailable", "x")), "sent");
   assert.equal(outcomeOf(new ApiError(429, "rate_limited", "x")), "retry");
   assert.equal(outcomeOf(new ApiError(401, "unauthorized", "x")), "retry");
   assert.equal(outcomeOf(new ApiError(200, "bad_response", "x")), "sent");
