@@ -186,7 +186,7 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       versionstamp: lease.versionstamp,
       until: lease.value.until,
       ttlMs: IDEMPOTENCY_TTL_MS,
-      now: deps.now,
+      now: () => deps.now(),
       committed: false,
       open: true,
     };
