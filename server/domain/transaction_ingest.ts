@@ -3,6 +3,8 @@ import { conflict } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { Authorization } from "../issuer/mod.ts";
 import { type TransactionRecord, unaccounted } from "../store/transactions.ts";
+import { vatCodes } from "./vat.ts";
+import { linesFor, oidKey, SLOTS } from "./vat_checks.ts";
 
 // How the issuer's decisions become the app's transactions (issue 11). The issuer reports an
 // authorization after each event, the way a real one sends webhooks (Stripe's
@@ -67,6 +69,11 @@ export async function recordAuthorization(
       if (!cur) return null;
       if (cur.issuerVersion >= a.version) return cur;
       const next: TransactionRecord = { ...cur, ...issuerPart(a), updatedAt: now };
+      // VAT lines follow the amount (a capture for another amount, a refund): recomputed.
+      if (next.amount !== cur.amount && SLOTS.some((i) => cur.vat[oidKey(i)] !== null)) {
+        const codes = new Map((await vatCodes(deps)).map((c) => [c.oid, c]));
+        next.vat = linesFor(cur, next.amount, codes);
+      }
       if ((await transactions.put(kv.atomic().check(e, link), next).commit()).ok) return next;
       continue;
     }

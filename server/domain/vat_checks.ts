@@ -176,3 +176,24 @@ export function checkReview(
   if (type) return { problem: type };
   return { vat };
 }
+
+/**
+ * The VAT lines of `t` once its amount became `amount` (the record's minor units) after a
+ * later capture, reversal or refund: each line keeps its code and its amount is computed again
+ * as a review computes it, so the lines stay true to the transaction. A line whose code the
+ * organisation no longer has is kept as it was.
+ */
+export function linesFor(
+  t: Pick<TransactionRecord, "vat" | "pricingCurrency">,
+  amount: number,
+  codes: ReadonlyMap<string, Pick<VatCode, "percentage">>,
+): Lines {
+  const vat: Lines = { ...t.vat };
+  for (const i of SLOTS) {
+    const code = t.vat[oidKey(i)];
+    const known = code === null ? undefined : codes.get(code);
+    if (!known) continue;
+    vat[amountKey(i)] = fromMinor(vatMinor(amount, known.percentage), t.pricingCurrency);
+  }
+  return vat;
+}

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login } from "./api.ts";
-import { buy, defineSecure, detail, get, newCard, post, rows } from "./purchase_helpers.ts";
+import { buy, defineSecure, detail, get, issuer, newCard, post, rows } from "./purchase_helpers.ts";
 import { transactionRecord } from "./transaction_records.ts";
 import type { Transaction } from "../../client/api/contract/transactions.ts";
 import type { ComboItem, ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
@@ -635,5 +635,54 @@ Deno.test(
       Array.from({ length: 5 }, () => reviewCall(api, emp.h, [{ oid: d.oid, ...TYPE }])),
     );
     all.forEach(assertOk);
+  }),
+);
+
+Deno.test(
+  "[vat] the VAT lines follow a later capture for another amount and a refund",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const card = await newCard(api, emp.h);
+    // A hotel holds 100.00; the receipt is in; the stay is reviewed with two French lines.
+    const a = await buy(api, card, { amount: "100", capture: false });
+    const { transactions, kv } = api.deps.store;
+    const cur = (await transactions.get(emp.oid, a.transactionOid)).value!;
+    assert.ok((await transactions.put(kv.atomic(), { ...cur, nbReceipts: 1 }).commit()).ok);
+    const r = await reviewCall(api, emp.h, [{
+      oid: a.transactionOid,
+      ...TYPE,
+      countryId: "FR",
+      vat1Oid: "vat-fr-20",
+      vat1Amount: 16.67,
+      vat2Oid: "vat-fr-10",
+      vat2Amount: 9.09,
+    }]);
+    assertOk(r);
+    const lines = (t: Transaction) => [t.monetaryAmount, t.vat1Amount, t.vat2Amount, t.vat3Amount];
+    assert.deepEqual(lines(await detail(api, emp.h, a.transactionOid)), [100, 16.67, 9.09, null]);
+    // Captured for 60.00: the lines are those of 60.00, codes kept, still reviewed.
+    const c = await issuer(api, "capture", { transactionOid: a.transactionOid, amount: "60" });
+    assert.equal(c.status, 200, c.text);
+    let t = await detail(api, emp.h, a.transactionOid);
+    assert.deepEqual(lines(t), [60, 10, 5.45, null]);
+    assert.deepEqual([t.vat1Oid, t.vat2Oid, t.reviewed], ["vat-fr-20", "vat-fr-10", true]);
+    // 15.00 refunded: 45.00 left.
+    const f = await issuer(api, "refund", { transactionOid: a.transactionOid, amount: "15" });
+    assert.equal(f.status, 200, f.text);
+    t = await detail(api, emp.h, a.transactionOid);
+    assert.deepEqual(lines(t), [45, 7.5, 4.09, null]);
+    // The same review sent again now matches what the transaction holds (a replay, no 422).
+    assertOk(
+      await reviewCall(api, emp.h, [{
+        oid: a.transactionOid,
+        ...TYPE,
+        countryId: "FR",
+        vat1Oid: "vat-fr-20",
+        vat1Amount: 7.5,
+        vat2Oid: "vat-fr-10",
+        vat2Amount: 4.09,
+      }]),
+    );
   }),
 );

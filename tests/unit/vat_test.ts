@@ -15,6 +15,7 @@ import {
 import {
   checkReview,
   codeOf,
+  linesFor,
   sameReview,
   type VatRefs,
   type Wanted,
@@ -293,4 +294,24 @@ Deno.test("[vat] sameReview: a reviewed transaction compared to the review sent 
   assert.equal(sameReview(t, { ...w, vat: { ...w.vat, vat1Amount: 1.66 } }), false);
   assert.equal(sameReview(t, { ...w, vat: { ...w.vat, vat1Amount: 1.670000000001 } }), true);
   assert.equal(sameReview(t, want({ countryId: "FR", typeOid: "rt-invoice" })), false);
+});
+
+Deno.test("[vat] linesFor: each line computed again for a new amount; a code no longer known kept", () => {
+  const t = {
+    pricingCurrency: "EUR",
+    vat: {
+      vat1Oid: "a20",
+      vat2Oid: "gone",
+      vat3Oid: null,
+      vat1Amount: 20,
+      vat2Amount: 1.23,
+      vat3Amount: null,
+    },
+  };
+  const codes = new Map([["a20", { percentage: 20 }]]);
+  // Amounts of the record are minor units (6000 = 60.00 €); the lines, as the API carries them.
+  assert.deepEqual(linesFor(t, 6000, codes), { ...t.vat, vat1Amount: 10 });
+  assert.deepEqual(linesFor(t, -1200, codes).vat1Amount, -2);
+  assert.deepEqual(linesFor(t, 999, codes).vat1Amount, 1.67);
+  assert.deepEqual(linesFor(t, 0, codes).vat1Amount, 0);
 });
