@@ -8,7 +8,7 @@ import { docError } from "../domain/documents.ts";
 import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";
 import { translate } from "../i18n.ts";
 import { parseMultipart } from "../routes/documents.ts";
-import { type HeldKey, type IdemRecord, underKey } from "../store/idempotency.ts";
+import { type HeldKey, type IdemRecord, markCommitted, underKey } from "../store/idempotency.ts";
 
 // Idempotency keys (issue 13; GUIDE §5): the offline queue replays writes whose answer may
 // have been lost, so a write carrying `Idempotency-Key` is carried out once and every repeat
@@ -35,6 +35,7 @@ const KEPT_HEADERS = ["content-type", "content-language"];
 type Rec = IdemRecord;
 type Pending = Extract<Rec, { state: "pending" }>;
 type Done = Extract<Rec, { state: "done" }>;
+type Committed = Extract<Rec, { state: "committed" }>;
 
 const json = (status: number, error: string, message: string) =>
   new Response(JSON.stringify({ error, message }), {
@@ -221,28 +222,19 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       }
     } finally {
       if (!kept) {
-        const mine = kv.atomic().check({ key: k, versionstamp: held.versionstamp });
-        if (held.committed) {
-          // A 5xx or a thrown error after the write: the write stands, so a repeat must not
-          // run it again; it is told at once that it was carried out.
-          const now = deps.now();
-          const mark: Rec = {
-            state: "committed",
-            fp,
-            until: now,
-            expiresAt: now + IDEMPOTENCY_TTL_MS,
-          };
-          await mine.set(k, mark, { expireIn: IDEMPOTENCY_TTL_MS }).commit().catch(() => {});
-        } else {
-          // A 5xx or a thrown error before any write: free the key so the client's retry runs.
-          await mine.delete(k).commit().catch(() => {});
-        }
+        // A 5xx or a thrown error after the write: the write stands, so a repeat must not run
+        // it again; it is told at once that it was carried out. Before any write: the key is
+        // freed, so the client's retry runs.
+        const end = held.committed
+          ? markCommitted(kv.atomic(), held, deps.now())
+          : kv.atomic().check({ key: k, versionstamp: held.versionstamp }).delete(k);
+        await end.commit().catch(() => {});
       }
     }
   };
 }
 
-function replay(v: Done | Extract<Rec, { state: "committed" }>): Response {
+function replay(v: Done | Committed): Response {
   if (v.state === "committed") {
     return json(
       409,

@@ -64,17 +64,24 @@ export async function commitOnce(
 ): Promise<Deno.KvCommitResult | Deno.KvCommitError> {
   const h = held.getStore();
   if (!h || !h.open) return await op.commit();
-  const mark: IdemRecord = {
-    state: "committed",
-    fp: h.fp,
-    until: h.until,
-    expiresAt: h.now() + h.ttlMs,
-  };
-  op.check({ key: h.key, versionstamp: h.versionstamp }).set(h.key, mark, { expireIn: h.ttlMs });
-  const r = await op.commit();
+  const r = await markCommitted(op, h).commit();
   if (r.ok) {
     h.versionstamp = r.versionstamp;
     h.committed = true;
   }
   return r;
+}
+
+/**
+ * Adds to `op`: the key checked at the version `h` last saw, and marked committed with its
+ * lease ending at `until` (the request's lease, or now once the request has ended).
+ */
+export function markCommitted(
+  op: Deno.AtomicOperation,
+  h: HeldKey,
+  until = h.until,
+): Deno.AtomicOperation {
+  const mark: IdemRecord = { state: "committed", fp: h.fp, until, expiresAt: h.now() + h.ttlMs };
+  return op.check({ key: h.key, versionstamp: h.versionstamp })
+    .set(h.key, mark, { expireIn: h.ttlMs });
 }
