@@ -26,8 +26,10 @@ const support = meta?.organisation.supportUrl;
 const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [], logger });
 const onListen = ({ port }: { port: number }) =>
   logger.info(`QCard listening on http://localhost:${port}/`, { port });
-const handler = (req: Request, info: { remoteAddr: Deno.NetAddr }) =>
-  app.fetch(req, { remoteAddr: info.remoteAddr });
+const handler = (
+  req: Request,
+  info: { remoteAddr: Deno.NetAddr; closeAfterAnswer?: () => void },
+) => app.fetch(req, { remoteAddr: info.remoteAddr, closeAfterAnswer: info.closeAfterAnswer });
 // Header, idle and connection limits (Deno.serve has none): see server/net/guard.ts.
 const server = config.HTTP_GUARD
   ? serveGuarded({
@@ -36,6 +38,8 @@ const server = config.HTTP_GUARD
     headerTimeoutMs: config.HTTP_HEADER_TIMEOUT_MS,
     idleTimeoutMs: Math.max(config.HTTP_IDLE_TIMEOUT_MS, config.BODY_TIMEOUT_MS + 1000),
     maxConnections: config.HTTP_MAX_CONNECTIONS,
+    maxConnectionsPerPeer: config.HTTP_MAX_CONNECTIONS_PER_PEER,
+    unlimitedPeers: config.TRUSTED_PROXIES,
     onListen,
   }, handler)
   : Deno.serve({ port: config.PORT, hostname: config.LISTEN_HOST, onListen }, handler);

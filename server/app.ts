@@ -4,6 +4,7 @@ import { HttpError, notFound } from "./errors.ts";
 import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
 import { requireBearer } from "./middleware/auth.ts";
 import { bufferedBody, MAX_JSON_BODY } from "./middleware/body.ts";
+import { callerFirst } from "./middleware/caller.ts";
 import { idempotency } from "./middleware/idempotency.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { docServiceRoutes } from "./docservice/routes.ts";
@@ -83,11 +84,14 @@ export function createApp(
   // Behind a trusted edge, the codings its client accepts (the edge passes the answer on as
   // it is: server/relay/headers.ts).
   api.use("*", compress({ acceptEncoding: (c) => relayedAcceptEncoding(c as Context<AppEnv>) }));
+  // The caller before any body: a bearer call without a valid bearer is answered 401 unread.
+  api.use("*", callerFirst());
   // Bodies are read whole within MAX_JSON_BODY, except the upload's (issue 12), which its
   // handler reads after the bearer check within the file, preview and multipart allowance.
   const jsonBody = bufferedBody({ maxSize: MAX_JSON_BODY });
   api.use("*", (c, next) => c.req.path === `/bonita${UPLOAD_PATH}` ? next() : jsonBody(c, next));
-  // Writes carrying Idempotency-Key are carried out once (issue 13, the offline queue).
+  // Writes carrying Idempotency-Key are carried out once for their bearer (issue 13, the
+  // offline queue; GUIDE §6: POST only, no 4xx, nothing secret kept).
   api.use("*", idempotency());
   api.route("/", sessionRoutes());
   api.route("/", requestRoutes());

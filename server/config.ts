@@ -90,6 +90,11 @@ export const ConfigSchema = z.object({
   HTTP_HEADER_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(30_000),
   HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(4096),
+  /**
+   * Open connections at most from one address (TRUSTED_PROXIES exempt): one peer cannot take
+   * the server's connections (and the memory each holds). A browser opens about 6.
+   */
+  HTTP_MAX_CONNECTIONS_PER_PEER: z.coerce.number().int().min(1).max(1_000_000).default(256),
   /** The card issuer; only the embedded simulator exists (a real one slots in server/issuer/). */
   ISSUER: z.enum(["simulator"]).default("simulator"),
   /**

@@ -15,6 +15,9 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/i;
  * rotation works until the new one is first used.
  */
 export async function authenticate(c: Context<AppEnv>): Promise<AuthContext | null> {
+  // Already known (callerFirst, before any body was read): one lookup and touch a request.
+  const known = c.get("auth");
+  if (known) return known;
   const m = BEARER.exec(c.req.header("authorization") ?? "");
   if (!m) return null;
   const { store } = c.var.deps;

@@ -1,8 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { DEVICE_ID_HEADER, DeviceId } from "../../client/api/contract/endpoint.ts";
 import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
 import type { AppEnv } from "../env.ts";
-import { authenticate } from "./auth.ts";
+import { cards } from "../../client/api/contract/cards.ts";
 import { readLimited } from "./body.ts";
 import { docError } from "../domain/documents.ts";
 import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";
@@ -84,26 +83,42 @@ export async function fingerprint(
   return await sha256Hex(enc.encode(`${head}\n${bodyHash}`));
 }
 
-/** Who the key belongs to: the bearer's user, else the device-id header; null for nobody. */
-async function scopeOf(c: Context<AppEnv>) {
-  const auth = c.req.header("authorization") ? await authenticate(c) : null;
-  if (auth) return { scope: `u:${auth.user.oid}`, locale: auth.user.locale };
-  const d = DeviceId.safeParse(c.req.header(DEVICE_ID_HEADER) ?? "");
-  return d.success ? { scope: `d:${d.data}`, locale: "en" } : null;
+/**
+ * Bearer POSTs whose answer is a secret's check (the 3-D Secure PIN): never kept or replayed,
+ * each attempt is evaluated and counted (GUIDE §6: nothing secret in a stored answer). The
+ * reveals are GETs and the device PIN calls have no bearer: both are out by the rules below.
+ */
+const NEVER_KEPT = new Set([`/bonita${cards.validateSecurePin.path}`]);
+
+/**
+ * Who the key belongs to: the bearer's device (its user's, that device's), as callerFirst
+ * found it before any body was read; null for a request whose key is not honoured. Stripe's
+ * rule (GUIDE §6): keys belong to an authenticated caller and apply to POST only. The offline
+ * queue replays bearer calls only (client/offline/replay.ts: comments, notes, VAT, uploads),
+ * so a key with only a device-id is ignored: no device call is replayed, none is kept.
+ */
+function scopeOf(c: Context<AppEnv>) {
+  if (c.req.method !== "POST" || NEVER_KEPT.has(c.req.path)) return null;
+  const auth = c.get("auth");
+  if (!auth) return null;
+  return { scope: `u:${auth.user.oid}:d:${auth.device.deviceId}`, locale: auth.user.locale };
 }
 
 /**
- * The idempotency middleware for the API, mounted after the body is buffered (JSON calls)
- * and before the routes. The upload's body is not buffered by then: it is read here, once
- * the caller is known, within the upload's own limits, and handed on to the handler.
- * Requests without the header, and HEAD/OPTIONS, pass untouched. Only 2xx and 4xx answers
- * are kept: after a 5xx the client retries and the write runs again.
+ * The idempotency middleware for the API, mounted after callerFirst and the JSON body, before
+ * the routes. The upload's body is not buffered by then: it is read here (its bearer already
+ * checked), within the upload's own limits, and handed on to the handler. Only a bearer's
+ * POST with the header runs under a key; every other request passes untouched (a GET, a
+ * reveal, a PIN call, a caller without a bearer). Only 2xx answers are kept: after a 4xx the
+ * key is free again (the write did not happen), after a 5xx the client retries.
  */
 export function idempotency(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const key = c.req.header(IDEMPOTENCY_HEADER);
+    if (key === undefined) return await next();
+    const who = scopeOf(c);
+    if (!who) return await next();
     const method = c.req.method;
-    if (key === undefined || method === "HEAD" || method === "OPTIONS") return await next();
     if (!KEY.test(key)) {
       return json(
         400,
@@ -111,13 +126,10 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
         "Idempotency-Key must be 8-128 letters, digits, - or _",
       );
     }
-    const who = await scopeOf(c);
-    // Nobody to scope the key to: the handler answers 401 (or serves an open call) as usual.
-    if (!who) return await next();
     const deps = c.var.deps;
     const raw = c.req.raw;
     let body: Uint8Array = new Uint8Array();
-    if (raw.body && method !== "GET") {
+    if (raw.body) {
       const upload = c.req.path === `/bonita${UPLOAD_PATH}`;
       const max = upload ? uploadBodyLimit(deps.config) : Infinity;
       const declared = raw.headers.get("content-length");
@@ -200,7 +212,9 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       }
       await deps.faults?.beforeCommit?.("idempotency.answer");
       const res = c.res;
-      if (res.status < 500) {
+      // A refusal (4xx) is not kept: nothing was done, and the same request may succeed
+      // later (GUIDE §6). A write that did commit keeps its mark (the finally below).
+      if (res.status < 400) {
         const text = await res.clone().text();
         const small = enc.encode(text).length <= MAX_STORED_BODY;
         if (!small) console.warn(`idempotent answer not kept (${text.length} chars): ${key}`);
@@ -222,9 +236,9 @@ export function idempotency(): MiddlewareHandler<AppEnv> {
       }
     } finally {
       if (!kept) {
-        // A 5xx or a thrown error after the write: the write stands, so a repeat must not run
-        // it again; it is told at once that it was carried out. Before any write: the key is
-        // freed, so the client's retry runs.
+        // A 4xx, a 5xx or a thrown error after the write: the write stands, so a repeat must
+        // not run it again; it is told at once that it was carried out. Before any write: the
+        // key is freed, so the client's retry runs.
         const end = held.committed
           ? markCommitted(kv.atomic(), held, deps.now())
           : kv.atomic().check({ key: k, versionstamp: held.versionstamp }).delete(k);

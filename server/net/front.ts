@@ -37,6 +37,8 @@ export class Front {
   /** The client-bound loop is in the middle of a write (no 408 may be interleaved). */
   sending = false;
   #closed = false;
+  /** The rest of the client's bytes are not wanted (`cut`): nothing more goes inward. */
+  #cut = false;
   readonly settled = () => {
     if (--this.inFlight === 0) {
       this.phase = "idle";
@@ -62,7 +64,21 @@ export class Front {
 
   /** Starts copying; returns at once (the loops run until either side ends). */
   run(): void {
-    this.#upstream().catch(() => this.close());
+    this.#upstream().catch(() => {
+      if (!this.#cut) this.close();
+    });
+  }
+
+  /**
+   * The answer is written and the rest of the request is not wanted (a body the handler
+   * refused unread): no more client bytes go inward, and the inner side is half-closed, so the
+   * inner server ends the connection (it would otherwise wait for the whole body); its answer
+   * still flows out, and the downstream loop closes both sockets at its end.
+   */
+  cut(): void {
+    if (this.#closed || this.#cut) return;
+    this.#cut = true;
+    this.inner?.closeWrite().catch(() => this.close());
   }
 
   /** Closes both sockets; with `answer408`, first tells the client its header came too late. */
@@ -94,7 +110,7 @@ export class Front {
     const buf = new Uint8Array(CHUNK);
     for (;;) {
       n = await this.client.read(buf);
-      if (n === null) break;
+      if (n === null || this.#cut) break;
       this.moved = true;
       // Bytes after an answer: the next request has begun and owes its header in time.
       if (this.phase === "idle") {
@@ -104,7 +120,7 @@ export class Front {
       await writeAll(inner, buf, n);
     }
     // The client half-closed: pass it on; answers in flight still flow back.
-    if (!this.#closed) await inner.closeWrite();
+    if (!this.#closed && !this.#cut) await inner.closeWrite();
   }
 
   /** Inner → client. The inner server closing ends the connection. */

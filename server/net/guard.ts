@@ -19,8 +19,11 @@
  *   `idleTimeoutMs` meanwhile (a stalled or trickled body, a client that stops reading): closed;
  * - idle: no request in flight and no byte either way for `idleTimeoutMs`: closed.
  *
- * Optional caps on open connections, in all and per peer address, close the connections over
- * them as soon as they are accepted. HTTP upgrades (WebSocket) are not supported: QCard has none.
+ * Optional caps on open connections, in all and per peer address (trusted proxies exempt),
+ * close the connections over them as soon as they are accepted. A handler that refuses a body
+ * unread (a bearer call without a bearer) asks `closeAfterAnswer`: once its answer is written
+ * the front stops passing the client's bytes and half-closes inward, so the connection ends
+ * instead of taking the rest of the body. HTTP upgrades (WebSocket) are not supported.
  */
 import { Front } from "./front.ts";
 
@@ -41,6 +44,8 @@ export interface GuardOptions {
   maxConnections?: number;
   /** Open connections at most from one address (IPv4 or exact IPv6). Default unlimited. */
   maxConnectionsPerPeer?: number;
+  /** Addresses maxConnectionsPerPeer does not apply to (trusted proxies: many clients each). */
+  unlimitedPeers?: string[];
   onListen?: (addr: Deno.NetAddr) => void;
   /** Answer for a handler that threw. Default: log it, 500 "Internal Server Error". */
   onError?: (error: unknown) => Response | Promise<Response>;
@@ -52,6 +57,12 @@ export interface GuardOptions {
 export interface GuardInfo {
   remoteAddr: Deno.NetAddr;
   completed: Promise<void>;
+  /**
+   * Ends the connection once this answer is sent, without taking the rest of the request's
+   * body (Deno.serve would wait for all of it). For answers to a body the handler refused
+   * unread. Where the platform serves (no guard), it does nothing.
+   */
+  closeAfterAnswer(): void;
 }
 
 export type GuardHandler = (req: Request, info: GuardInfo) => Response | Promise<Response>;
@@ -103,7 +114,12 @@ function plain(opts: GuardOptions, handler: GuardHandler): GuardedServer {
     signal: opts.signal,
     onError: opts.onError ?? defaultOnError,
     onListen: opts.onListen ?? (() => {}),
-  }, handler);
+  }, (req, info) =>
+    handler(req, {
+      remoteAddr: info.remoteAddr,
+      completed: info.completed,
+      closeAfterAnswer: () => {},
+    }));
   const shutdown = () => s.shutdown();
   const none = { header: 0, request: 0, idle: 0 };
   return {
@@ -125,6 +141,7 @@ export function serveGuarded(opts: GuardOptions, handler: GuardHandler): Guarded
   const requestMs = opts.requestTimeoutMs ?? 300_000;
   const maxAll = opts.maxConnections ?? Infinity;
   const maxPeer = opts.maxConnectionsPerPeer ?? Infinity;
+  const unlimited = new Set(opts.unlimitedPeers ?? []);
   const conns = new Set<Front>();
   const perPeer = new Map<string, number>();
   /** Inner connection's client port → public connection (see `connectInner`). */
@@ -146,7 +163,8 @@ export function serveGuarded(opts: GuardOptions, handler: GuardHandler): Guarded
     }
     front.started();
     info.completed.then(front.settled, front.settled);
-    return handler(req, { remoteAddr: front.peer, completed: info.completed });
+    const closeAfterAnswer = () => void info.completed.then(() => front.cut(), () => {});
+    return handler(req, { remoteAddr: front.peer, completed: info.completed, closeAfterAnswer });
   });
   const innerAddr = inner.addr;
 
@@ -201,7 +219,8 @@ export function serveGuarded(opts: GuardOptions, handler: GuardHandler): Guarded
     stats.accepted++;
     const key = client.remoteAddr.hostname;
     const fromPeer = perPeer.get(key) ?? 0;
-    if (closing || conns.size >= maxAll || fromPeer >= maxPeer) {
+    const peerCap = unlimited.has(key.replace(/^::ffff:/, "")) ? Infinity : maxPeer;
+    if (closing || conns.size >= maxAll || fromPeer >= peerCap) {
       if (!closing) stats.refused++;
       client.close();
       return;

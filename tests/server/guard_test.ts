@@ -30,8 +30,16 @@ interface Seen {
 /** Body reads that failed in the handler: a cut connection must unwind them, not pin them. */
 const bodyErrors: string[] = [];
 
-async function echo(req: Request, info: { remoteAddr: Deno.NetAddr }): Promise<Response> {
+async function echo(
+  req: Request,
+  info: { remoteAddr: Deno.NetAddr; closeAfterAnswer?: () => void },
+): Promise<Response> {
   const url = new URL(req.url);
+  if (url.pathname === "/refuse") {
+    // A body refused unread, as the API refuses a bearer call without a bearer.
+    info.closeAfterAnswer?.();
+    return new Response("no", { status: 401 });
+  }
   if (url.pathname === "/slow") await sleep(Number(url.searchParams.get("ms")));
   const seen: Seen = { hostname: info.remoteAddr.hostname, port: info.remoteAddr.port };
   if (req.body) {
@@ -316,6 +324,42 @@ Deno.test("[guard] connections over maxConnections or the per-peer cap are close
   await again.write(GET());
   assert.equal((await readAnswer(again)).status, 200);
   again.close();
+});
+
+Deno.test("[guard] trusted proxies are not held to the per-peer cap", async () => {
+  await using s = start({ maxConnectionsPerPeer: 1, unlimitedPeers: ["127.0.0.1"] });
+  const a = await connect(s);
+  const b = await connect(s);
+  for (const c of [a, b]) {
+    await c.write(GET());
+    assert.equal((await readAnswer(c)).status, 200);
+    c.close();
+  }
+  assert.equal(s.stats().refused, 0);
+});
+
+Deno.test("[guard] a body refused unread: the answer is sent, then the connection ends at once", async () => {
+  // Idle and request deadlines far away: only closeAfterAnswer can end it soon.
+  await using s = start({ idleTimeoutMs: 20_000, requestTimeoutMs: 20_000 });
+  const conn = await connect(s);
+  await conn.write(
+    enc.encode("POST /refuse HTTP/1.1\r\nHost: qcard.test\r\nContent-Length: 11000000\r\n\r\n"),
+  );
+  // The client goes on sending its body meanwhile, as far as the server takes it.
+  const chunk = new Uint8Array(64 * 1024);
+  let sent = 0;
+  const sending = (async () => {
+    try {
+      while (sent < 11_000_000) sent += await conn.write(chunk);
+    } catch { /* closed by the server */ }
+  })();
+  const r = await untilClosed(conn, 5000);
+  await sending;
+  assert.ok(r.closed, "still open");
+  assert.ok(r.ms < 2000, `closed after ${r.ms.toFixed(0)} ms`);
+  assert.match(r.text, /^HTTP\/1\.1 401 /);
+  assert.match(r.text, /no$/);
+  assert.ok(sent < 11_000_000, "the whole body was taken");
 });
 
 Deno.test("[guard] shutdown closes idle connections at once and lets an answer finish", async () => {

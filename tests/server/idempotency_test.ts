@@ -40,6 +40,11 @@ function upload(api: TestApi, h: Headers, record: string, png: Uint8Array) {
   return api.app.request(`/bonita${UPLOAD_PATH}`, { method: "POST", headers: h, body: f });
 }
 
+/** How many idempotency records the store holds. */
+async function idemRecords(api: TestApi): Promise<number> {
+  return (await Array.fromAsync(api.kv.list({ prefix: ["idem"] }))).length;
+}
+
 async function receiptCount(api: TestApi, h: Headers, oid: string): Promise<number> {
   const r = await get(api, h, `pwaexpensereceipts?oid=${oid}`);
   assertOk(r);
@@ -85,7 +90,7 @@ Deno.test(
 );
 
 Deno.test(
-  "[idempotency] a malformed key → 400; a GET write (pwasetreceiptdotax) is covered too",
+  "[idempotency] a malformed key → 400; a GET write (pwasetreceiptdotax) is never kept, keyed or not",
   withApp(async (api) => {
     const { emp, tx } = await setUp(api);
     assertError(await comment(api, keyed(emp.h, "short"), tx, "x"), 400, "invalid_idempotency_key");
@@ -96,16 +101,24 @@ Deno.test(
     );
     assertError(await comment(api, keyed(emp.h, "bad key!"), tx, "x"), 400);
     assert.equal(await commentCount(api, emp.h, tx), 0);
+    // GUIDE §6 (Stripe): keys apply to POST only. The VAT flag is set by a GET (spec §7) and
+    // is safe to send again as it is (it sets a value); each one runs, none is replayed.
     const h = keyed(emp.h, "dotax-key-1");
     const a = await api.call("GET", `${E}/pwasetreceiptdotax?oid=${tx}&dotax=true`, { headers: h });
     assertOk(a);
     const b = await api.call("GET", `${E}/pwasetreceiptdotax?dotax=true&oid=${tx}`, { headers: h });
     assertOk(b);
-    assert.equal(b.res.headers.get("idempotent-replayed"), "true", "query order does not matter");
+    assert.equal(b.res.headers.get("idempotent-replayed"), null);
     const c = await api.call("GET", `${E}/pwasetreceiptdotax?oid=${tx}&dotax=false`, {
       headers: h,
     });
-    assertError(c, 422, "idempotency_mismatch");
+    assertOk(c);
+    assert.equal(
+      (c.json.transaction as { collectVatFlag: unknown }).collectVatFlag,
+      false,
+      "the later GET ran",
+    );
+    assert.equal(await idemRecords(api), 0);
   }),
 );
 
@@ -145,15 +158,19 @@ Deno.test(
 );
 
 Deno.test(
-  "[idempotency] a refusal (4xx) is kept and replayed; the key is spent on it",
+  "[idempotency] a refusal (4xx) is not kept: the repeat is evaluated again, the key stays free",
   withApp(async (api) => {
-    const { emp } = await setUp(api);
+    const { emp, tx } = await setUp(api);
     const h = keyed(emp.h, crypto.randomUUID());
     const a = await comment(api, h, "no-such-transaction", "x");
     assertError(a, 404);
+    assert.equal(await idemRecords(api), 0, "a 4xx left a record");
     const b = await comment(api, h, "no-such-transaction", "x");
     assertError(b, 404);
-    assert.equal(b.res.headers.get("idempotent-replayed"), "true");
+    assert.equal(b.res.headers.get("idempotent-replayed"), null);
+    // The same key then serves the request that can succeed (GUIDE §6: no 4xx is kept).
+    assertOk(await comment(api, h, tx, "x"));
+    assert.equal(await commentCount(api, emp.h, tx), 1);
   }),
 );
 
@@ -162,24 +179,24 @@ Deno.test(
   withApp(async (api) => {
     const { emp, tx } = await setUp(api);
     const h = keyed(emp.h, crypto.randomUUID());
-    const path = `${E}/pwasetreceiptdotax?oid=${tx}&dotax=true`;
+    const png = makePng(56, 56);
     api.deps.faults = {
       beforeCommit: (what) => {
-        if (what === "vat.dotax") throw new Error("injected");
+        if (what === "document") throw new Error("injected");
       },
     };
-    const a = await api.call("GET", path, { headers: h });
-    assert.equal(a.status, 500, a.text);
+    const a = await upload(api, h, tx, png);
+    assert.equal(a.status, 500);
+    await a.body?.cancel();
     api.deps.faults = undefined;
-    const b = await api.call("GET", path, { headers: h });
-    assertOk(b);
-    assert.equal(b.res.headers.get("idempotent-replayed"), null);
-    assert.equal(
-      b.json.transaction && (b.json.transaction as { collectVatFlag: unknown }).collectVatFlag,
-      true,
-    );
-    const c = await api.call("GET", path, { headers: h });
-    assert.equal(c.res.headers.get("idempotent-replayed"), "true");
+    const b = await upload(api, h, tx, png);
+    assert.equal(b.status, 200, await b.text());
+    assert.equal(b.headers.get("idempotent-replayed"), null);
+    assert.equal(await receiptCount(api, emp.h, tx), 1);
+    const c = await upload(api, h, tx, png);
+    await c.body?.cancel();
+    assert.equal(c.headers.get("idempotent-replayed"), "true");
+    assert.equal(await receiptCount(api, emp.h, tx), 1);
   }),
 );
 
