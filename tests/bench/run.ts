@@ -6,6 +6,7 @@ import * as esbuild from "esbuild";
 import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
+import { benchAnonymous } from "./anonymous.ts";
 import { benchCards } from "./cards.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
@@ -247,6 +248,9 @@ await benchMessages(line);
 
 // Issue 9: the connection guard (header and idle timeouts) against plain Deno.serve.
 await benchGuard(line);
+
+// Issue 19: 60 anonymous upload connections: server RSS growth and KV records. See anonymous.ts.
+await benchAnonymous(line);
 
 // Issue 10: the issuer simulator alone, then pwanewqcard and reveal through the app.
 await benchIssuer(line);

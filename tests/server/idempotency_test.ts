@@ -5,10 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
-import { assertError, assertOk, type Headers, login } from "./api.ts";
+import { assertError, assertOk, bearer, type Headers, login } from "./api.ts";
+import { BODY_BYTES, measureAnonymousUploads } from "./anonymous_load.ts";
+import { newRevealKey } from "../../client/lib/reveal_cipher.ts";
 import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
 import { makePng } from "../fixtures/files.ts";
-import { buy, defineSecure, E, get, newCard } from "./purchase_helpers.ts";
+import { accepted, buy, defineSecure, E, get, newCard, post } from "./purchase_helpers.ts";
 import { fingerprint, IDEMPOTENCY_TTL_MS, LEASE_MS } from "../../server/middleware/idempotency.ts";
 import type { IdemRecord } from "../../server/store/idempotency.ts";
 
@@ -372,4 +374,150 @@ Deno.test("[idempotency] fingerprint: method, path, sorted query and body", asyn
     a,
     await fingerprint("POST", "http://h/x?a=1&b=2", "application/json", new Uint8Array([1])),
   );
+});
+
+// ---- Scope (GUIDE §6: keys belong to an authenticated caller, POST only, nothing secret) ----
+
+Deno.test(
+  "[idempotency] a keyed card reveal is never replayed: after a freeze the repeat is refused, no PAN",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
+    const h = keyed(emp.h, crypto.randomUUID());
+    const path = `pwaexpensecardreveal?oid=${oid}&key=${newRevealKey()}`;
+    assertOk(await get(api, h, path));
+    assertOk(await post(api, emp.h, "pwafreezecard", { oid }));
+    const again = await get(api, h, path);
+    assert.equal(again.res.headers.get("idempotent-replayed"), null);
+    assert.ok(again.status >= 400, `a frozen card revealed: ${again.status}`);
+    assert.equal(again.json.encryptedresult, undefined);
+    assert.equal(await idemRecords(api), 0);
+  }),
+);
+
+Deno.test(
+  "[idempotency] a keyed unlock (pwacheckpinvalid) is never kept: no record, the new token nowhere in KV",
+  withApp(async (api) => {
+    const { token, deviceId } = await api.activate(DEMO.employee);
+    const h = { "device-id": deviceId, "idempotency-key": crypto.randomUUID() };
+    const r = await api.call("POST", `${E}/pwacheckpinvalid`, {
+      body: { token, pin: "135790" },
+      headers: h,
+    });
+    assertOk(r);
+    const fresh = String(r.json.token);
+    assert.ok(fresh.length > 20);
+    assert.equal(await idemRecords(api), 0);
+    for await (const e of api.kv.list({ prefix: [] })) {
+      assert.ok(!JSON.stringify(e.value ?? null).includes(fresh), `token in clear at ${e.key}`);
+    }
+    // The repeat is evaluated again (it answers as an unlock with the old token does).
+    const again = await api.call("POST", `${E}/pwacheckpinvalid`, {
+      body: { token, pin: "135790" },
+      headers: h,
+    });
+    assert.equal(again.res.headers.get("idempotent-replayed"), null);
+  }),
+);
+
+Deno.test(
+  "[idempotency] a key with only a device-id is not kept (the offline queue replays no device call)",
+  withApp(async (api) => {
+    const h = { "device-id": api.newDeviceId(), "idempotency-key": crypto.randomUUID() };
+    const a = await api.call("POST", `${E}/pwaactivationemail`, {
+      body: { email: "nobody@demo.example" },
+      headers: h,
+    });
+    assertOk(a);
+    const b = await api.call("POST", `${E}/pwacheckregistered`, {
+      body: { token: "x".repeat(43) },
+      headers: h,
+    });
+    assert.equal(b.res.headers.get("idempotent-replayed"), null);
+    assert.equal(await idemRecords(api), 0);
+  }),
+);
+
+Deno.test(
+  "[idempotency] keys of two bearers do not collide: one user's two devices, one key, two comments",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    // A second device of the same user (lost activation: the secret answer mails a code).
+    const deviceId = api.newDeviceId();
+    const sent = await api.call("POST", `${E}/pwasecretanswer`, {
+      body: { email: DEMO.employee, answer: "paris", questOid: "q-birth-city" },
+      headers: { "device-id": deviceId },
+    });
+    assertOk(sent);
+    const code = await api.latestCode(DEMO.employee);
+    assertOk(
+      await api.call("POST", `${E}/pwacheckvalidation`, {
+        body: { verificationcode: code },
+        headers: { "device-id": deviceId },
+      }),
+    );
+    const p = await api.call("POST", `${E}/pwaconfirmpin`, {
+      body: { verificationcode: code, pin: "135790" },
+      headers: { "device-id": deviceId },
+    });
+    assertOk(p);
+    const second = bearer(String(p.json.token));
+    const key = crypto.randomUUID();
+    assertOk(await comment(api, keyed(emp.h, key), tx, "from the phone"));
+    const b = await comment(api, keyed(second, key), tx, "from the phone");
+    assertOk(b);
+    assert.equal(b.res.headers.get("idempotent-replayed"), null);
+    assert.equal(await commentCount(api, emp.h, tx), 2);
+  }),
+);
+
+Deno.test(
+  "[idempotency] a bearer call without a bearer is answered 401 before a byte of its body is read",
+  withApp(async (api) => {
+    for (const path of [`/bonita${UPLOAD_PATH}`, `/bonita${E}/pwaaddtransactioncomment`]) {
+      let pulls = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(ctl) {
+          pulls++;
+          ctl.enqueue(new Uint8Array(64 * 1024));
+        },
+      }, { highWaterMark: 0 });
+      const res = await api.app.request(path, {
+        method: "POST",
+        body,
+        headers: {
+          "device-id": api.newDeviceId(),
+          "idempotency-key": crypto.randomUUID(),
+          "content-type": "application/json",
+        },
+        duplex: "half",
+      } as RequestInit);
+      assert.equal(res.status, 401);
+      assert.equal((await res.json()).error, "unauthorized");
+      assert.equal(res.headers.get("connection"), "close");
+      assert.equal(pulls, 0, `${path}: ${pulls} chunks read`);
+    }
+    assert.equal(await idemRecords(api), 0);
+  }),
+);
+
+Deno.test({
+  name:
+    "[idempotency] 60 anonymous upload connections to main.ts: RSS growth under 50 MB, no record in KV",
+  // A real server (main.ts behind its connection guard) and real sockets.
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const f = await measureAnonymousUploads(60);
+    const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
+    const what = `growth ${mb(f.rssGrowth)} (peak ${mb(f.rssPeakGrowth)}), ${f.idemRecords} ` +
+      `records, ${JSON.stringify(f.statuses)}, ${mb(f.sent)} sent in ${f.ms.toFixed(0)} ms`;
+    assert.equal(f.idemRecords, 0, what);
+    assert.ok(f.rssGrowth < 50e6, what);
+    assert.equal(f.statuses["401"] ?? 0, 60, what);
+    // The bodies were not taken: a connection ends with its 401.
+    assert.ok(f.sent < 60 * BODY_BYTES / 2, what);
+  },
 });

@@ -476,6 +476,8 @@ Deno.test(
     const [err, warn] = [console.error, console.warn];
     console.error = (...a: unknown[]) => void logged.push(a);
     console.warn = (...a: unknown[]) => void logged.push(a);
+    // Bearer calls read their body only once the bearer is known (GUIDE §6): they get one.
+    const { token } = await api.activate(DEMO.employee);
     try {
       for (const path of ["pwacheckvalidation", "pwaexpenserequestcreate", "nope"]) {
         const body = new ReadableStream<Uint8Array>({
@@ -486,7 +488,11 @@ Deno.test(
         });
         const res = await api.app.request(`/bonita${E}/${path}`, {
           method: "POST",
-          headers: { "content-type": "application/json", "device-id": api.newDeviceId() },
+          headers: {
+            "content-type": "application/json",
+            "device-id": api.newDeviceId(),
+            ...(path === "pwacheckvalidation" ? {} : bearer(token)),
+          },
           body,
           duplex: "half",
         } as RequestInit);
