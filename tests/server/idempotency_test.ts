@@ -521,3 +521,20 @@ Deno.test({
     assert.ok(f.sent < 60 * BODY_BYTES / 2, what);
   },
 });
+
+Deno.test(
+  "[idempotency] a keyed 3-D Secure PIN check is never kept: each wrong PIN is counted",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const s = await post(api, emp.h, "pwasetexpensedosecure", {
+      record: { password: "Tr4in-2027!", countryPrefix: "+33", phoneNumber: "612345678" },
+    });
+    assertOk(s);
+    const h = keyed(emp.h, crypto.randomUUID());
+    const a = await post(api, h, "pwaexpensedosecurevalidatepin", { pin: "0000" });
+    const b = await post(api, h, "pwaexpensedosecurevalidatepin", { pin: "0000" });
+    assert.equal(b.res.headers.get("idempotent-replayed"), null);
+    assert.notEqual(b.text, a.text, "the second attempt was not evaluated");
+    assert.equal(await idemRecords(api), 0);
+  }),
+);
