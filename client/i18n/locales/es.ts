@@ -40,6 +40,8 @@ export const es: Dictionary = {
   "activation.tooMany": "Demasiados intentos, inténtelo más tarde",
   "activation.codeResent":
     "Por su seguridad, se ha enviado un código nuevo a su correo electrónico. Introdúzcalo en este dispositivo.",
+  "activation.codeSentIfRight":
+    "Demasiados intentos desde su red. Si este código era correcto, se ha enviado un código nuevo a su correo electrónico: introdúzcalo en este dispositivo.",
   "activation.throttled":
     "Demasiados intentos desde su red. Pulse «Enviar correo de activación» para recibir un código para este dispositivo.",
   "lost.title": "Enviar correo de activación",
