@@ -504,6 +504,8 @@ export const de: Dictionary = {
   "request.notAllowed": "Diese Aktion ist für diesen Antrag nicht erlaubt",
   "request.reissueRequired": "Diese Änderung erfordert eine neue Genehmigung",
   "request.busy": "Der Antrag wurde inzwischen geändert, bitte versuchen Sie es erneut",
+  "approval.reissuedNote":
+    "{name} hat diese Anfrage bearbeitet ({changes}): Genehmigung {id} wurde storniert und eine neue Genehmigung eröffnet.",
   "approval.decided": "Über diese Genehmigungsanfrage wurde bereits entschieden",
   "approval.notAllowed": "Sie können über diese Genehmigungsanfrage nicht entscheiden",
   "approval.rejectNoteRequired":

@@ -497,6 +497,8 @@ export const es: Dictionary = {
   "request.notAllowed": "Esta acción no está permitida para esta solicitud",
   "request.reissueRequired": "Este cambio requiere una nueva aprobación",
   "request.busy": "La solicitud ha cambiado entretanto; inténtelo de nuevo",
+  "approval.reissuedNote":
+    "{name} modificó esta solicitud ({changes}): la aprobación {id} se canceló y se abrió una nueva aprobación.",
   "approval.decided": "Ya se ha decidido sobre esta solicitud de aprobación",
   "approval.notAllowed": "No puede decidir sobre esta solicitud de aprobación",
   "approval.rejectNoteRequired":
