@@ -296,13 +296,14 @@ const rowOf = (e: ApprovalRequest) => ({
   canReject: e.canReject,
   canReview: e.canReview,
   isDelegated: e.isDelegated,
+  canEdit: e.canEdit,
 });
 
 // ---- The approver's edit (spec §2 edit button, §4 'cancel and recreate the approval?') ----
 
 export function confirmApprovalEdit(): void {
   const e = approvalDetail.value?.entity;
-  if (!e || e.statusCode !== "new" || !(e.canApprove || e.canReject || e.canReview)) return;
+  if (!e || e.statusCode !== "new" || !e.canEdit) return;
   askConfirm({
     message: t("approval.editConfirm"),
     extra: t("approval.editExtra"),
@@ -343,7 +344,8 @@ export async function saveApprovalEdit(): Promise<void> {
     );
     closeAllSheets();
     if (fresh) {
-      showNotice(t("approval.recreated", { id: fresh.id }));
+      // A change the decisions do not depend on keeps the approval (spec §4).
+      if (fresh.oid !== d.approvalOid) showNotice(t("approval.recreated", { id: fresh.id }));
       void openApproval(fresh.oid);
     }
   });

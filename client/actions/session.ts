@@ -113,6 +113,8 @@ export async function connectDevice(code: string): Promise<void> {
           ? messageOf(err)
           : err.code === "code_resent"
           ? t("activation.codeResent")
+          : err.code === "code_sent_if_right"
+          ? t("activation.codeSentIfRight")
           : err.code === "code_throttled"
           ? t("activation.throttled")
           : err.status === 429

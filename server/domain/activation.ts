@@ -14,7 +14,14 @@ import { translate } from "../i18n.ts";
 export async function sendActivation(
   deps: Deps,
   user: User,
-  opts: { boundTo?: string } = {},
+  opts: {
+    boundTo?: string;
+    /**
+     * The throttled check's step (code_check.ts): the bound code lives beside the user's
+     * code instead of replacing it, so a stranger's right guess cannot revoke the owner's.
+     */
+    beside?: boolean;
+  } = {},
 ): Promise<void> {
   const { store, config } = deps;
   const now = deps.now();
@@ -36,7 +43,7 @@ export async function sendActivation(
     // A code past its lifetime is not mailed late: the message is marked expired instead;
     // nor is one revoked by a newer code, still unsent (a mail server away meanwhile).
     expiresAt,
-    replaceKey: `activation:${user.oid}`,
+    replaceKey: opts.beside ? `activation:${user.oid}:${opts.boundTo}` : `activation:${user.oid}`,
   });
   let sent = false;
   for (let i = 0; i < 20 && !sent; i++) {
@@ -45,11 +52,18 @@ export async function sendActivation(
     const [cur, pointer] = [await store.codes.get(codeHash), await store.codes.ofUser(user.oid)];
     if (cur.value && cur.value.expiresAt > now) continue;
     const op = deps.store.kv.atomic().check(cur, pointer);
-    if (pointer.value && pointer.value !== codeHash) {
+    if (!opts.beside && pointer.value && pointer.value !== codeHash) {
       const old = (await store.codes.get(pointer.value)).value;
       store.codes.remove(op, { codeHash: pointer.value, boundTo: old?.boundTo });
     }
-    store.codes.put(op, { codeHash, userOid: user.oid, expiresAt, boundTo: opts.boundTo }, now);
+    const record = {
+      codeHash,
+      userOid: user.oid,
+      expiresAt,
+      boundTo: opts.boundTo,
+      ...(opts.beside ? { beside: true } : {}),
+    };
+    store.codes.put(op, record, now, { pointer: !opts.beside });
     deps.messages.add(op, mail(candidate));
     await deps.faults?.beforeCommit?.("activation");
     sent = (await op.commit()).ok;

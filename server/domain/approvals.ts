@@ -36,29 +36,41 @@ export interface ApprovalFlags {
   canReject: boolean;
   canReview: boolean;
   isDelegated: boolean;
+  /** Edit (and pwareissueapproval) is for those who may decide the open level. */
+  canEdit: boolean;
 }
 
 /**
  * spec §3/§6 flags for one caller: a member (or delegate) of a team of the open level who
- * has not voted on it may approve or reject; one of another level may review. Only status
- * new allows anything, and never the request's own author. Pure.
+ * has not voted on it, nor caused an earlier decision of it to be reissued, may approve,
+ * reject or edit; one of another level may only review. Only status new allows anything,
+ * and never the request's own author. Pure.
  */
 export function approvalFlags(
-  a: Pick<ApprovalRecord, "statusCode" | "authorOid" | "levels" | "votes">,
+  a: Pick<ApprovalRecord, "statusCode" | "authorOid" | "levels" | "votes" | "barred">,
   user: Pick<User, "oid" | "teams">,
   teams: Map<string, Team>,
 ): ApprovalFlags {
-  const none = { canApprove: false, canReject: false, canReview: false, isDelegated: false };
+  const none = {
+    canApprove: false,
+    canReject: false,
+    canReview: false,
+    isDelegated: false,
+    canEdit: false,
+  };
   if (a.statusCode !== "new" || a.authorOid === user.oid) return none;
   const open = a.levels.find((l) => l.statusCode === "open");
   const role = open ? roleIn(user, open.teamOids, teams) : null;
   const voted = !!open && a.votes.some((v) => v.userOid === user.oid && v.level === open.level);
-  const canDecide = !!role && !voted;
+  const barred = !!open &&
+    (a.barred ?? []).some((b) => b.userOid === user.oid && b.level === open.level);
+  const canDecide = !!role && !voted && !barred;
   return {
     canApprove: canDecide,
     canReject: canDecide,
     canReview: !canDecide && a.levels.some((l) => roleIn(user, l.teamOids, teams) !== null),
     isDelegated: canDecide && role === "delegate",
+    canEdit: canDecide,
   };
 }
 
@@ -342,8 +354,10 @@ export async function decide(
 }
 
 /**
- * spec §2/§4: an approver who can approve, reject or review an open approval may edit its
- * request (purpose and codes); the approval is cancelled and recreated, votes start again.
+ * spec §2/§4: an approver who may decide the open level may edit its request (purpose and
+ * codes); one who may only review may not (their edit would undo other people's votes).
+ * An edit that needs a new approval cancels and recreates it (recorded in the request's
+ * comments with who and why); one that does not keeps the approval and its votes.
  * Someone who cannot see the approval gets 404, like any record that is not theirs.
  */
 export async function editAsApprover(deps: Deps, user: User, e: EditBody, authorOid: string) {
@@ -353,8 +367,7 @@ export async function editAsApprover(deps: Deps, user: User, e: EditBody, author
   const a = req?.approvalOid ? (await deps.store.approvals.get(req.approvalOid)).value : null;
   if (!a || !canSee(a, user, ctx.teams)) throw notFound();
   if (a.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
-  const f = approvalFlags(a, user, ctx.teams);
-  if (!(f.canApprove || f.canReject || f.canReview)) {
+  if (!approvalFlags(a, user, ctx.teams).canEdit) {
     throw forbidden("not_allowed", tr("approval.notAllowed"));
   }
   return await modifyRequest(deps, user, e, "reissue", { authorOid, approvalOid: a.oid });

@@ -1,7 +1,8 @@
 import type { Deps } from "../env.ts";
-import { HttpError, tooMany } from "../errors.ts";
+import { tooMany } from "../errors.ts";
 import type { VerificationCodeRecord } from "../store/codes.ts";
 import type { User } from "../store/users.ts";
+import { sendActivation } from "./activation.ts";
 import { mailBoundCode } from "./lost_activation.ts";
 import { sha256 } from "./secrets.ts";
 
@@ -18,6 +19,11 @@ export const CODE_LIMITS = {
   boundTries: 3,
   /** Checks past the organisation's budget, per client address (or IPv6 /64), per quarter. */
   overflowPerAddress: 20,
+  /**
+   * Codes mailed to one user per day by the step past a throttled address: it bounds the
+   * mail strangers can cause (they must guess the user's live code, blind, for each one).
+   */
+  stepUpMailsPerUser: 3,
 };
 const QUARTER = 900_000;
 const DAY = 86_400_000;
@@ -26,6 +32,11 @@ export type CodeCheck =
   | { kind: "valid"; entry: Deno.KvEntry<VerificationCodeRecord>; user: User }
   /** A right code presented past the budget: replaced by one bound to this device, mailed. */
   | { kind: "resent" }
+  /**
+   * Past a throttled address: answered alike for right and wrong codes; a right one had a
+   * code bound to this device mailed to its owner, beside the code they hold.
+   */
+  | { kind: "mailedIfRight" }
   | { kind: "invalid" };
 
 /**
@@ -38,6 +49,10 @@ export type CodeCheck =
  *   checks are throttled per address and a right code does not activate: it is revoked and
  *   a new code, bound to the presenting device, is mailed to its owner. The rightful owner
  *   types the new code; an attacker who guessed right gets a mailed code they cannot read.
+ * - Past the address's share of safe mode, the check is not refused (behind one NAT that
+ *   would refuse a whole office for strangers' misses): it is answered blind, the same for
+ *   every code, so nothing is learnt from it; a right code stays live and a code bound to
+ *   the presenting device is mailed to its owner (see {@link stepUp}).
  */
 export async function checkActivationCode(
   deps: Deps,
@@ -58,7 +73,7 @@ export async function checkActivationCode(
   if (
     !within && !(await limits.hit("code-addr", address, CODE_LIMITS.overflowPerAddress, QUARTER))
   ) {
-    throw new HttpError(429, "code_throttled", "Too many attempts from this network");
+    return await stepUp(deps, deviceId, codeHash);
   }
   const entry = await store.codes.get(codeHash);
   const v = entry.value;
@@ -72,6 +87,29 @@ export async function checkActivationCode(
   }
   await mailBoundCode(deps, user, deviceId);
   return { kind: "resent" };
+}
+
+/**
+ * The throttled address's check (README, activation arithmetic): evaluated, never activating
+ * and never answered apart. A right code is left as it is (strangers guessing it cannot
+ * revoke it) and a new code, bound to this device and living beside it, is mailed to its
+ * owner, at most {@link CODE_LIMITS.stepUpMailsPerUser} a day. The owner types the mailed
+ * code on this device (its own tries, which strangers' guesses never reach); an attacker who
+ * guessed right without knowing it holds a device whose code went to someone else's mail.
+ */
+async function stepUp(deps: Deps, deviceId: string, codeHash: string): Promise<CodeCheck> {
+  const { store } = deps;
+  const v = (await store.codes.get(codeHash)).value;
+  const usable = v && v.expiresAt > deps.now() && !v.boundTo &&
+    (!v.claimedBy || v.claimedBy === deviceId);
+  const user = usable ? await store.users.get(v.userOid) : null;
+  if (
+    user &&
+    await store.rateLimits.hit("code-stepup", user.oid, CODE_LIMITS.stepUpMailsPerUser, DAY)
+  ) {
+    await sendActivation(deps, user, { boundTo: deviceId, beside: true });
+  }
+  return { kind: "mailedIfRight" };
 }
 
 /** A device with a bound code: its tries count against that code, which dies at the last. */

@@ -4,12 +4,14 @@ import { conflict, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
+import type { CommentRecord } from "../store/comments.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
 import { type RequestFlags, requestFlags } from "./request_flags.ts";
 import { broken, notAllowed, resolveCodes, RETRIES, type Tr } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
 import { closeCardOf } from "./cards.ts";
+import { newComment, publishAdded } from "./comments.ts";
 import { needsNewApproval, newApproval } from "./workflow.ts";
 
 // Changes to an existing request (spec §4): submit, edit, cancel, close, decisions.
@@ -85,11 +87,12 @@ async function openApproval(
   tr: Tr,
   r: RequestRecord,
   op: Deno.AtomicOperation,
+  barred?: ApprovalRecord["barred"],
 ): Promise<ApprovalRecord> {
   const type = await typeOf(deps, r.typeOid);
   if (!type) throw broken(tr, "request.typeUnknown");
   const seq = (await deps.store.approvals.byRequest(r.oid)).length + 1;
-  const a = newApproval(r, type, deps.now(), seq);
+  const a = { ...newApproval(r, type, deps.now(), seq), ...(barred?.length ? { barred } : {}) };
   op.check({ key: ["approval", a.oid], versionstamp: null });
   deps.store.approvals.put(op, a);
   return a;
@@ -165,6 +168,7 @@ export async function modifyRequest(
   const tr = await translate(user.locale);
   let opened: ApprovalRecord | null = null;
   let cancelled: string | null = null;
+  let note: CommentRecord | null = null;
   const rec = await mutate(deps, user, e.oid, async (r, f, op) => {
     if (!f.canEdit) throw notAllowed(tr);
     const edit = await checkedEdit(deps, tr, r, e);
@@ -173,9 +177,22 @@ export async function modifyRequest(
       if (r.status !== "requested" || r.approvalOid !== asApprover.approvalOid) {
         throw forbidden("decided", tr("approval.decided"));
       }
+      const current = await deps.store.approvals.get(asApprover.approvalOid);
+      if (!current.value || current.value.statusCode !== "new") {
+        throw forbidden("decided", tr("approval.decided"));
+      }
+      // spec §4: a change the approvers' decisions do not depend on keeps the approval.
+      op.check(current);
+      if (!needsNewApproval(r, edit)) {
+        opened = null;
+        note = null;
+        return next;
+      }
       cancelled = await cancelApproval(deps, r, op);
       if (!cancelled) throw forbidden("decided", tr("approval.decided"));
-      opened = await openApproval(deps, tr, next, op);
+      opened = await openApproval(deps, tr, next, op, barredAfter(current.value, user.oid));
+      note = newComment(deps, user, r.oid, await reissueNote(deps, r, next, current.value, user));
+      deps.store.comments.put(op, note);
       return { ...next, approvalOid: opened.oid, approverNote: null };
     }
     if (mode === "modify" || r.status === "new") {
@@ -203,7 +220,47 @@ export async function modifyRequest(
     reissued: opened !== null,
   });
   if (opened) await publishOpened(deps, rec, opened);
+  if (note) await publishAdded(deps, note);
   return rec;
+}
+
+/**
+ * The levels an approver may no longer vote on after their edit reissued `a`: every level
+ * decided in it (a vote cast, or approved), and whatever they were barred from before.
+ */
+function barredAfter(a: ApprovalRecord, userOid: string): ApprovalRecord["barred"] {
+  const decided = new Set(a.votes.map((v) => v.level));
+  for (const l of a.levels) if (l.statusCode === "approved") decided.add(l.level);
+  const out = [...(a.barred ?? [])];
+  for (const level of decided) {
+    if (!out.some((b) => b.userOid === userOid && b.level === level)) out.push({ userOid, level });
+  }
+  return out;
+}
+
+/** The request's record of an approver's reissue (spec §4): who, which approval, and why. */
+async function reissueNote(
+  deps: Deps,
+  before: RequestRecord,
+  after: RequestRecord,
+  a: ApprovalRecord,
+  editor: User,
+): Promise<string> {
+  const author = await deps.store.users.get(before.authorOid);
+  const t = await translate(author?.locale ?? editor.locale);
+  const changed: string[] = [];
+  if (after.costCenterOid !== before.costCenterOid) {
+    changed.push(`${t("approval.costCenter")}: ${before.costCenter} → ${after.costCenter}`);
+  }
+  if (after.typeOid !== before.typeOid) changed.push(t("approval.type"));
+  if (after.amount !== before.amount) {
+    changed.push(`${t("approval.amount")}: ${before.amount} → ${after.amount}`);
+  }
+  return t("approval.reissuedNote", {
+    name: `${editor.fname} ${editor.lname}`,
+    id: a.id,
+    changes: changed.join("; "),
+  });
 }
 
 /** spec §4 cancel: allowed by canCancel; an open approval is cancelled with it. */

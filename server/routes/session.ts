@@ -133,6 +133,9 @@ export function sessionRoutes(): Hono<AppEnv> {
     const check = await checkActivationCode(deps, id, addressKey(c), body.verificationcode);
     const t = await translate(pickLocale(c.req.header("accept-language")));
     if (check.kind === "resent") throw forbidden("code_resent", t("activation.codeResent"));
+    if (check.kind === "mailedIfRight") {
+      throw forbidden("code_sent_if_right", t("activation.codeSentIfRight"));
+    }
     if (check.kind === "invalid") throw badRequest("invalid_code", t("activation.invalidCode"));
     const { entry, user } = check;
     const now = deps.now();
@@ -149,7 +152,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     };
     const op = store.kv.atomic().check(entry).check(existing);
     if (existing.value) store.devices.remove(op, existing.value);
-    store.codes.put(op, { ...entry.value, claimedBy: id }, now);
+    store.codes.put(op, { ...entry.value, claimedBy: id }, now, { pointer: !entry.value.beside });
     store.devices.put(op, device);
     await commitOr409(op);
     return { status: "OK" as const, token, fname: user.fname };

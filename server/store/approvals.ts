@@ -36,6 +36,12 @@ export interface ApprovalRecord {
   levels: PollLevelRecord[];
   votes: VoteRecord[];
   archive: boolean;
+  /**
+   * Who may not vote on which level: an approver whose edit reissued an approval in which
+   * that level had been decided (spec §4/§6: nobody undoes another person's vote and then
+   * casts it themselves). Carried from one reissue to the next.
+   */
+  barred?: { userOid: string; level: number }[];
 }
 
 export class ApprovalRepo {

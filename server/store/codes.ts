@@ -15,6 +15,8 @@ export interface VerificationCodeRecord {
   claimedBy?: string;
   /** Lost activation: the device that asked for this code; no other may present it. */
   boundTo?: string;
+  /** A bound code mailed beside the user's live code, which it leaves in place. */
+  beside?: boolean;
 }
 
 export class CodeRepo {
@@ -34,10 +36,11 @@ export class CodeRepo {
     return await this.kv.get<string>(["vcode_device", deviceId]);
   }
 
-  put(op: Deno.AtomicOperation, r: VerificationCodeRecord, now: number) {
+  /** `pointer: false` keeps the user's live code as it is (a bound code beside it). */
+  put(op: Deno.AtomicOperation, r: VerificationCodeRecord, now: number, opts = { pointer: true }) {
     const expireIn = Math.max(1, r.expiresAt - now);
-    op.set(["vcode", r.codeHash], r, { expireIn })
-      .set(["vcode_user", r.userOid], r.codeHash, { expireIn });
+    op.set(["vcode", r.codeHash], r, { expireIn });
+    if (opts.pointer) op.set(["vcode_user", r.userOid], r.codeHash, { expireIn });
     if (r.boundTo) op.set(["vcode_device", r.boundTo], r.codeHash, { expireIn });
     return op;
   }

@@ -196,10 +196,11 @@ for (const flavour of FLAVOURS) {
           );
           const after = await topPanelText(fin);
           assert.match(after, /Level 1: Finance approval\s*Approved/);
-          // Level 2 is not theirs: no Approve or Reject any more, only Edit (canReview).
+          // Level 2 is not theirs: no Approve, Reject or Edit any more (spec §4/§6: only who
+          // may decide the open level edits).
           assert.deepEqual(
             await fin.$$eval(".decision-bar button", (l) => l.map((b) => b.textContent)),
-            ["Edit"],
+            [],
           );
           await inTopPanel(fin, "Back");
           await panelsClosed(fin);
@@ -244,8 +245,8 @@ for (const flavour of FLAVOURS) {
           );
           await fill(fin, "Purpose", "Laptop for new hire, 14 inch");
           await inTopPanel(fin, "Save");
-          await waitText(fin, "Approval recreated as AP000002.2");
-          await waitInTopPanel(fin, "Approval AP000002.2");
+          // A purpose change needs no new approval (spec §4): the approval is kept.
+          await waitInTopPanel(fin, "Approval AP000002.1");
           await waitInTopPanel(fin, "Laptop for new hire, 14 inch");
 
           // Reject on a reject-note type: the note is asked first, then the rejection proceeds.
@@ -253,7 +254,7 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(fin, "This type needs a comment before it can be rejected.");
           await fill(fin, "Reason for rejection", "Not in this year's budget");
           await inTopPanel(fin, "Add comment and reject");
-          await waitText(fin, "AP000002.2 rejected");
+          await waitText(fin, "AP000002.1 rejected");
           await waitInTopPanel(fin, "Rejected");
           await waitInTopPanel(fin, "Not in this year's budget");
         });

@@ -186,6 +186,7 @@ Deno.test(
       canReject: true,
       canReview: false,
       isDelegated: false,
+      canEdit: true,
     });
     // manager@ (Management) sees it too, but only reviews while level 1 is open.
     const mgrRow = await rowOf(api, mgr.h, oid);
@@ -210,6 +211,7 @@ Deno.test(
       canApprove: false,
       canReject: false,
       canReview: true,
+      canEdit: false,
       fullamount: "300",
       fractionamount: "00",
       approvalAccount: "Operating account (EUR)",
@@ -1176,6 +1178,7 @@ Deno.test(
     assert.deepEqual(events.sort(), [
       "approval.cancelled",
       "approval.opened",
+      "comment.added",
       "request.modified",
       "request.submitted",
     ]);
@@ -1254,5 +1257,140 @@ Deno.test(
         .approverNote,
       "Too expensive",
     );
+  }),
+);
+
+// ---------------------------------------------------------------------------------------------
+// Nobody undoes another person's vote (spec §4/§6): edit is for who may decide the open level
+
+Deno.test(
+  "[approvals] edit and reissue by role × open level, and who may decide after causing a reissue",
+  withApp(async (api) => {
+    const { emp, fin, mgr, del, dir } = await everyone(api);
+    // manager@ requests (TRAVEL 300: Finance, then Management); director@ decides level 2;
+    // employee@ is outside the workflow.
+    const who = { requester: mgr, approver1: fin, approver2: dir, delegate: del, outsider: emp };
+    type Who = keyof typeof who;
+    const table: { level: 1 | 2; who: Who; edit: number; decidesAfter: boolean }[] = [
+      { level: 1, who: "requester", edit: 200, decidesAfter: false },
+      { level: 1, who: "approver1", edit: 200, decidesAfter: true },
+      { level: 1, who: "approver2", edit: 403, decidesAfter: false },
+      { level: 1, who: "delegate", edit: 200, decidesAfter: true },
+      { level: 1, who: "outsider", edit: 404, decidesAfter: false },
+      { level: 2, who: "requester", edit: 200, decidesAfter: false },
+      { level: 2, who: "approver1", edit: 403, decidesAfter: false },
+      { level: 2, who: "approver2", edit: 200, decidesAfter: false },
+      { level: 2, who: "delegate", edit: 403, decidesAfter: false },
+      { level: 2, who: "outsider", edit: 404, decidesAfter: false },
+    ];
+    const seen: string[] = [];
+    for (const row of table) {
+      const { request: x, oid } = await submitted(api, mgr.h);
+      if (row.level === 2) await decided(approve(api, fin.h, oid));
+      const u = who[row.who];
+      // The flag the client shows Edit by follows the server's rule.
+      const listed = await rowOf(api, u.h, oid);
+      const flag = listed?.canEdit ?? false;
+      const r = await postE(api, u.h, "pwareissueapproval", {
+        expenseRequest: { oid: x.oid, ...EDIT_IT },
+      });
+      const fresh = (await api.deps.store.approvals.byRequest(x.oid))
+        .find((a) => a.statusCode === "new")!;
+      const after = await rowOf(api, u.h, fresh.oid);
+      const decides = !!after?.canApprove;
+      if (r.status === 200 && fresh.levels[0].statusCode === "open") {
+        const vote = await approve(api, u.h, fresh.oid);
+        assert.equal(vote.status === 200, row.decidesAfter, `${row.who} L${row.level}`);
+      }
+      seen.push(`L${row.level} ${row.who}: edit ${r.status}, decides after ${decides}`);
+      assert.equal(r.status, row.edit, `${row.who} at level ${row.level}: ${r.text}`);
+      if (row.who !== "requester") {
+        assert.equal(flag, row.edit === 200, `${row.who} at level ${row.level}: canEdit`);
+      }
+      assert.equal(decides, row.decidesAfter, `${row.who} at level ${row.level}: decides`);
+    }
+    console.log(`  ${seen.join("\n  ")}`);
+  }),
+);
+
+Deno.test(
+  "[approvals] the UI finding replayed: delegate@ at level 2 cannot edit, approver@'s vote stays",
+  withApp(async (api) => {
+    const { emp, fin, del, dir } = await everyone(api);
+    const { request: x, oid } = await submitted(api, emp.h);
+    await decided(approve(api, fin.h, oid));
+    // delegate@ opens the approval waiting at level 2: no Edit, no decision.
+    const seen = await details(api, del.h, oid);
+    assert.deepEqual([seen.canEdit, seen.canApprove, seen.canReject], [false, false, false]);
+    // A small purpose change through the API is refused, and changes nothing.
+    const r = await postE(api, del.h, "pwareissueapproval", {
+      expenseRequest: {
+        oid: x.oid,
+        purpose: "Train to Lyon (return)",
+        costCenterOid: x.costCenterOid,
+        GLOid: x.GLOid,
+        projectOid: x.projectOid,
+      },
+    });
+    assertError(r, 403, "not_allowed");
+    const [a] = await api.deps.store.approvals.byRequest(x.oid);
+    assert.equal(a.statusCode, "new");
+    assert.deepEqual(a.votes.map((v) => [v.level, v.statusCode]), [[1, "approved"]]);
+    assert.deepEqual(a.levels.map((l) => l.statusCode), ["approved", "open"]);
+    assertError(await approve(api, del.h, oid), 403, "not_allowed");
+    // Who may decide level 2 and changes only the purpose keeps the approval and its votes.
+    const kept = await postE(api, dir.h, "pwareissueapproval", {
+      expenseRequest: {
+        oid: x.oid,
+        purpose: "Train to Lyon (return)",
+        costCenterOid: x.costCenterOid,
+        GLOid: x.GLOid,
+        projectOid: x.projectOid,
+      },
+    });
+    assertOk(kept);
+    const aps = await api.deps.store.approvals.byRequest(x.oid);
+    assert.equal(aps.length, 1);
+    assert.deepEqual(aps[0].votes.map((v) => v.level), [1]);
+    assert.equal((await entity(api, emp.h, x.oid)).purpose, "Train to Lyon (return)");
+  }),
+);
+
+Deno.test(
+  "[approvals] an approver's reissue is in the request's history; they never vote on the level they wiped",
+  withApp(async (api) => {
+    const { emp, fin, dir } = await everyone(api);
+    // director@ also sits in Finance here: they could decide both levels.
+    const d = (await api.deps.store.users.byEmail(DIRECTOR))!;
+    await api.deps.store.users.put(api.deps.store.kv.atomic(), {
+      ...d,
+      teams: [...d.teams, "team-finance"],
+    }).commit();
+    const { request: x, oid } = await submitted(api, emp.h);
+    await decided(approve(api, fin.h, oid));
+    assertOk(
+      await postE(api, dir.h, "pwareissueapproval", { expenseRequest: { oid: x.oid, ...EDIT_IT } }),
+    );
+    const fresh = (await api.deps.store.approvals.byRequest(x.oid))
+      .find((a) => a.statusCode === "new")!;
+    // The history says who and why (in the requester's language).
+    const notes = await api.deps.store.comments.bySource(x.oid);
+    assert.equal(notes.length, 1);
+    assert.equal(notes[0].authorOid, d.oid);
+    assert.match(notes[0].text, /David Moreau edited this request \(Cost center: Sales → IT\)/);
+    assert.match(notes[0].text, /AP000001\.1 was cancelled/);
+    // Level 1 had approver@'s vote: director@ may neither decide nor edit it now.
+    const row = await rowOf(api, dir.h, fresh.oid);
+    assert.deepEqual([row?.canApprove, row?.canEdit], [false, false]);
+    assertError(await approve(api, dir.h, fresh.oid), 403, "not_allowed");
+    assertError(
+      await postE(api, dir.h, "pwareissueapproval", { expenseRequest: { oid: x.oid, ...EDIT_IT } }),
+      403,
+      "not_allowed",
+    );
+    // Level 2 was not decided before: once approver@ approves level 1 again, director@ may.
+    await decided(approve(api, fin.h, fresh.oid));
+    const done = await decided(approve(api, dir.h, fresh.oid));
+    assert.equal(done.statusCode, "approved");
   }),
 );

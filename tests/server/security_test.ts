@@ -65,7 +65,7 @@ Deno.test(
     const victimCode = await api.latestCode(DEMO.employee);
     // Every code mailed so far (every user's), so no guess but the victim's is a live one.
     const others = new Set(await allCodes(api));
-    let sent = 0, evaluated = 0, throttled = 0, activations = 0;
+    let sent = 0, evaluated = 0, throttled = 0, blind = 0, activations = 0;
     // One attacker, one address, a fresh device id per guess, a day's worth of tries
     // (far more than the limits let through). The victim's code is guessed at try 300.
     for (let i = 0; i < 600; i++) {
@@ -78,11 +78,12 @@ Deno.test(
       assert.ok(r.status < 500, r.text);
       if (r.status === 200) activations++;
       if (r.status === 429) throttled++;
+      else if (r.json.error === "code_sent_if_right") blind++;
       else evaluated++;
       if (i === 300) {
-        // Safe mode: even the right code does not activate a stranger's device; the victim's
-        // code is replaced by one bound to that device and mailed to the victim.
-        assert.ok([403, 429].includes(r.status), r.text);
+        // Safe mode: even the right code does not activate a stranger's device; a code bound
+        // to that device is mailed to the victim (answered blind past the address's share).
+        assert.equal(r.status, 403, r.text);
       }
     }
     const budget = api.deps.config.ACTIVATION_CHECKS_PER_DAY;
@@ -92,7 +93,8 @@ Deno.test(
     assert.ok(evaluated <= budget + CODE_LIMITS.overflowPerAddress, `${evaluated} evaluated`);
     console.log(
       `  code brute force, one address, device id rotated: ${sent} guesses sent, ` +
-        `${evaluated} evaluated, ${throttled} throttled (429), ${couldActivate} could ` +
+        `${evaluated} evaluated, ${blind} answered blind, ${throttled} throttled (429), ` +
+        `${couldActivate} could ` +
         `activate (budget ${budget}/day); one pending code needs 50,000 on average: ` +
         `P(take-over of one pending account per day) ≤ ${(couldActivate / 1e5 * 100).toFixed(3)}%`,
     );
@@ -185,16 +187,17 @@ Deno.test(
         "device-id": phone,
       }),
     );
-    // 2. A colleague behind the attacker's NAT is throttled on unbound codes, and gets in
-    // through lost activation: email, secret answer, a code bound to their device.
+    // 2. A colleague behind the attacker's NAT is answered blind (a code for this device is
+    // mailed if theirs was right), and lost activation still works too: email, secret answer,
+    // a code bound to their device.
     const colleague = api.newDeviceId();
     const theirs = await api.latestCode(DEMO.manager);
     assertError(
       await from(api, nat, "pwacheckvalidation", { verificationcode: theirs }, {
         "device-id": colleague,
       }),
-      429,
-      "code_throttled",
+      403,
+      "code_sent_if_right",
     );
     const q = await from(api, nat, "pwaactivationemail", { email: DEMO.manager }, {
       "device-id": colleague,
@@ -213,6 +216,110 @@ Deno.test(
       await from(api, nat, "pwacheckvalidation", { verificationcode: fresh }, {
         "device-id": colleague,
       }),
+    );
+  }),
+);
+
+/** Past the budget and the address's share: 10 + 20 wrong codes from `addr`, rotating ids. */
+async function throttle(api: TestApi, addr: string) {
+  const budget = api.deps.config.ACTIVATION_CHECKS_PER_DAY;
+  for (const wrong of await wrongCodes(api, budget + CODE_LIMITS.overflowPerAddress)) {
+    const r = await from(api, addr, "pwacheckvalidation", { verificationcode: wrong }, {
+      "device-id": api.newDeviceId(),
+    });
+    assertError(r, 400, "invalid_code");
+  }
+}
+
+/** The newest code mailed to `email`, in any language (director@ reads French). */
+async function newestCode(api: TestApi, email: string): Promise<string> {
+  const [m] = await api.deps.outbox!.list({ to: email, limit: 1 });
+  const code = /\b(\d{5})\b/.exec(m?.text ?? "")?.[1];
+  if (!code) throw new Error(`no activation code mailed to ${email}`);
+  return code;
+}
+
+const mailsTo = async (api: TestApi, email: string) =>
+  (await api.deps.outbox!.list({ to: email, limit: 1000 })).length;
+
+Deno.test(
+  "[security] past the budget and 30 wrong codes from one address, manager@'s and director@'s right codes from it still activate (after a mailed code)",
+  withApp(async (api) => {
+    const nat = "192.0.2.77";
+    await throttle(api, nat);
+    // A stranger's next wrong code: the blind answer, and no mail to anyone.
+    const mailsBefore = (await api.deps.outbox!.list({ limit: 10_000 })).length;
+    const [wrong] = await wrongCodes(api, 1);
+    const miss = await from(api, nat, "pwacheckvalidation", { verificationcode: wrong }, {
+      "device-id": api.newDeviceId(),
+    });
+    assertError(miss, 403, "code_sent_if_right", /If this code was right/);
+    assert.equal((await api.deps.outbox!.list({ limit: 10_000 })).length, mailsBefore);
+    for (const email of [DEMO.manager, "director@demo.example"]) {
+      const phone = api.newDeviceId();
+      const code = await newestCode(api, email);
+      const hit = await from(api, nat, "pwacheckvalidation", { verificationcode: code }, {
+        "device-id": phone,
+      });
+      // Right and wrong are answered alike: a stranger learns nothing from the answer.
+      assert.equal(hit.status, miss.status);
+      assert.deepEqual(hit.json, miss.json);
+      // The owner's mail has a code for this device; theirs stays live (a stranger's right
+      // guess cannot revoke it either).
+      const mailed = await newestCode(api, email);
+      assert.notEqual(mailed, code);
+      assert.ok((await api.deps.store.codes.get(await sha256(code))).value, "code kept");
+      // Only this device may present it.
+      assertError(
+        await from(api, nat, "pwacheckvalidation", { verificationcode: mailed }, {
+          "device-id": api.newDeviceId(),
+        }),
+        403,
+        "code_sent_if_right",
+      );
+      assertOk(
+        await from(api, nat, "pwacheckvalidation", { verificationcode: mailed }, {
+          "device-id": phone,
+        }),
+      );
+      assertOk(
+        await from(api, nat, "pwaconfirmpin", { verificationcode: mailed, pin: "135790" }, {
+          "device-id": phone,
+        }),
+      );
+      assert.equal((await api.deps.store.devices.get(phone)).value?.status, "active");
+    }
+  }),
+);
+
+Deno.test(
+  "[security] the mailed step past a throttled address is bounded: at most 3 mails per user a day",
+  withApp(async (api) => {
+    const nat = "192.0.2.78";
+    await throttle(api, nat);
+    const code = await api.latestCode(DEMO.employee);
+    const before = await mailsTo(api, DEMO.employee);
+    // Strangers who guessed the code (or the owner, many times) from many devices.
+    for (let i = 0; i < 8; i++) {
+      assertError(
+        await from(api, nat, "pwacheckvalidation", { verificationcode: code }, {
+          "device-id": api.newDeviceId(),
+        }),
+        403,
+        "code_sent_if_right",
+      );
+    }
+    const sent = (await mailsTo(api, DEMO.employee)) - before;
+    console.log(`  8 right codes from a throttled address: ${sent} mails to the owner`);
+    assert.equal(sent, CODE_LIMITS.stepUpMailsPerUser);
+    // The owner's code was never revoked: from an address with room it is still a right code
+    // (in safe mode, replaced by one bound to that device), not an invalid one.
+    assertError(
+      await from(api, "198.51.100.99", "pwacheckvalidation", { verificationcode: code }, {
+        "device-id": api.newDeviceId(),
+      }),
+      403,
+      "code_resent",
     );
   }),
 );

@@ -269,9 +269,10 @@ Deno.test(
       // A fresh device id each time, so only the budget and the address counter grow.
       assert.equal((await send(api.newDeviceId(), wrong)).status, 400);
     }
+    // Throttled: answered blind (a code for this device is mailed if this one was right).
     const throttled = await send(api.newDeviceId(), code);
-    assert.equal(throttled.status, 429);
-    assert.equal((await throttled.json()).error, "code_throttled");
+    assert.equal(throttled.status, 403);
+    assert.equal((await throttled.json()).error, "code_sent_if_right");
     // The right code from elsewhere is not refused: it is replaced by a device-bound one.
     const owner = api.newDeviceId();
     const elsewhere = await send(owner, code, { remoteAddr: { hostname: "198.51.100.1" } });

@@ -69,6 +69,8 @@ export const ApprovalRow = z.object({
   canReview: z.boolean(),
   /** True when the caller would act through a delegating team. */
   isDelegated: z.boolean(),
+  /** May edit (pwareissueapproval): only who may decide the open level (spec §4/§6). */
+  canEdit: z.optional(z.boolean()),
 });
 export type ApprovalRow = z.infer<typeof ApprovalRow>;
 

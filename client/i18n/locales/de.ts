@@ -40,6 +40,8 @@ export const de: Dictionary = {
   "activation.tooMany": "Zu viele Versuche, bitte versuchen Sie es später erneut",
   "activation.codeResent":
     "Zu Ihrer Sicherheit wurde ein neuer Code an Ihre E-Mail-Adresse gesendet. Geben Sie ihn auf diesem Gerät ein.",
+  "activation.codeSentIfRight":
+    "Zu viele Versuche aus Ihrem Netzwerk. War dieser Code richtig, wurde ein neuer Code an Ihre E-Mail-Adresse gesendet: Geben Sie ihn auf diesem Gerät ein.",
   "activation.throttled":
     "Zu viele Versuche aus Ihrem Netzwerk. Tippen Sie auf „Aktivierungs-E-Mail senden“, um einen Code für dieses Gerät zu erhalten.",
   "lost.title": "Aktivierungs-E-Mail senden",
@@ -502,6 +504,8 @@ export const de: Dictionary = {
   "request.notAllowed": "Diese Aktion ist für diesen Antrag nicht erlaubt",
   "request.reissueRequired": "Diese Änderung erfordert eine neue Genehmigung",
   "request.busy": "Der Antrag wurde inzwischen geändert, bitte versuchen Sie es erneut",
+  "approval.reissuedNote":
+    "{name} hat diese Anfrage bearbeitet ({changes}): Genehmigung {id} wurde storniert und eine neue Genehmigung eröffnet.",
   "approval.decided": "Über diese Genehmigungsanfrage wurde bereits entschieden",
   "approval.notAllowed": "Sie können über diese Genehmigungsanfrage nicht entscheiden",
   "approval.rejectNoteRequired":

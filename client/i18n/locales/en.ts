@@ -420,6 +420,8 @@ export const en = {
   "request.notAllowed": "This action is not allowed for this request",
   "request.reissueRequired": "This change needs a new approval",
   "request.busy": "The request changed meanwhile, please try again",
+  "approval.reissuedNote":
+    "{name} edited this request ({changes}): approval {id} was cancelled and a new approval opened.",
   "approval.decided": "This approval request has already been decided",
   "approval.notAllowed": "You cannot decide on this approval request",
   "approval.rejectNoteRequired":

@@ -41,6 +41,8 @@ export const enShell = {
   "activation.tooMany": "Too many attempts, try again later",
   "activation.codeResent":
     "For your security a new code was sent to your email. Enter it on this device.",
+  "activation.codeSentIfRight":
+    "Too many attempts from your network. If this code was right, a new code was sent to your email: enter it on this device.",
   "activation.throttled":
     "Too many attempts from your network. Tap 'Send activation email' to get a code for this device.",
   "lost.title": "Send activation email",

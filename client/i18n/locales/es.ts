@@ -40,6 +40,8 @@ export const es: Dictionary = {
   "activation.tooMany": "Demasiados intentos, inténtelo más tarde",
   "activation.codeResent":
     "Por su seguridad, se ha enviado un código nuevo a su correo electrónico. Introdúzcalo en este dispositivo.",
+  "activation.codeSentIfRight":
+    "Demasiados intentos desde su red. Si este código era correcto, se ha enviado un código nuevo a su correo electrónico: introdúzcalo en este dispositivo.",
   "activation.throttled":
     "Demasiados intentos desde su red. Pulse «Enviar correo de activación» para recibir un código para este dispositivo.",
   "lost.title": "Enviar correo de activación",
@@ -495,6 +497,8 @@ export const es: Dictionary = {
   "request.notAllowed": "Esta acción no está permitida para esta solicitud",
   "request.reissueRequired": "Este cambio requiere una nueva aprobación",
   "request.busy": "La solicitud ha cambiado entretanto; inténtelo de nuevo",
+  "approval.reissuedNote":
+    "{name} modificó esta solicitud ({changes}): la aprobación {id} se canceló y se abrió una nueva aprobación.",
   "approval.decided": "Ya se ha decidido sobre esta solicitud de aprobación",
   "approval.notAllowed": "No puede decidir sobre esta solicitud de aprobación",
   "approval.rejectNoteRequired":

@@ -45,6 +45,8 @@ export const fr: Dictionary = {
   "activation.tooMany": "Trop de tentatives, réessayez plus tard",
   "activation.codeResent":
     "Par sécurité, un nouveau code a été envoyé à votre adresse e-mail. Saisissez-le sur cet appareil.",
+  "activation.codeSentIfRight":
+    "Trop de tentatives depuis votre réseau. Si ce code était correct, un nouveau code a été envoyé à votre adresse e-mail : saisissez-le sur cet appareil.",
   "activation.throttled":
     "Trop de tentatives depuis votre réseau. Touchez « Envoyer l’e-mail d’activation » pour recevoir un code pour cet appareil.",
 
@@ -518,6 +520,8 @@ export const fr: Dictionary = {
   "request.notAllowed": "Cette action n’est pas autorisée pour cette demande",
   "request.reissueRequired": "Cette modification nécessite une nouvelle approbation",
   "request.busy": "La demande a été modifiée entre-temps, veuillez réessayer",
+  "approval.reissuedNote":
+    "{name} a modifié cette demande ({changes}) : l’approbation {id} a été annulée et une nouvelle approbation ouverte.",
   "approval.decided": "Cette demande d’approbation a déjà été traitée",
   "approval.notAllowed": "Vous ne pouvez pas statuer sur cette demande d’approbation",
   "approval.rejectNoteRequired":

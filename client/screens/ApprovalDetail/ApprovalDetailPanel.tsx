@@ -206,17 +206,25 @@ export function ApprovalDetailBody() {
 
       <Comments comments={d.comments} onAdd={e && isNew ? addApprovalComment : undefined} />
 
-      {e && isNew && (e.canApprove || e.canReject || e.canReview)
+      {e && isNew && (e.canEdit || e.canApprove || e.canReject)
         ? (
           <div className="detail-actions sticky-action decision-bar">
-            <button
-              type="button"
-              className="secondary"
-              disabled={busy}
-              onClick={confirmApprovalEdit}
-            >
-              {t("approval.edit")}
-            </button>
+            {
+              // Edit only for who may decide the open level (spec §4/§6): a reviewer's edit
+              // would undo other people's votes.
+              e.canEdit
+                ? (
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={busy}
+                    onClick={confirmApprovalEdit}
+                  >
+                    {t("approval.edit")}
+                  </button>
+                )
+                : null
+            }
             {e.canReject
               ? (
                 <button
