@@ -59,6 +59,14 @@ const bad = (m: string) => new IssuerError("invalid_request", m);
 
 const checks = (e: Deno.KvEntryMaybe<OpRecord> | null) => (e ? [e] : []);
 
+/**
+ * What the card has spent once `back` (minor units) comes back to it: a reversal, a refund or a
+ * merchant's credit. Never below zero, so the available amount (funded − spent) never rises
+ * above what was funded, itself at most the allocation (spec §3 Card amounts): a credit beyond
+ * what the card spent is recorded but adds nothing to spend.
+ */
+const unspent = (card: CardRecord, back: number) => Math.max(0, card.amountSpent - back);
+
 type Change = (a: AuthRecord, now: number) => { a: AuthRecord; spent: number };
 
 export class Lifecycle {
@@ -165,7 +173,7 @@ export class Lifecycle {
           amountRefunded: base.amount,
           history: [{ type: "refund", at: now, merchantAmount: q.amount, amount: base.amount }],
         };
-        const card = { ...e.value, amountSpent: e.value.amountSpent - rec.amount, updatedAt: now };
+        const card = { ...e.value, amountSpent: unspent(e.value, rec.amount), updatedAt: now };
         const op = this.d.kv.atomic().check(e, ...checks(prior.entry)).set(K.card(q.token), card);
         putNew(op, rec);
         if (q.idempotencyKey) op.set(K.op(q.idempotencyKey), this.#op(id, fp, now));
@@ -201,7 +209,7 @@ export class Lifecycle {
         if (spent !== 0) {
           op.set(K.card(ae.value.cardToken), {
             ...ce.value,
-            amountSpent: ce.value.amountSpent + spent,
+            amountSpent: unspent(ce.value, -spent),
             updatedAt: now,
           });
         }
