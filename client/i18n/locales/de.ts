@@ -547,6 +547,7 @@ export const de: Dictionary = {
   "vat.sumTooHigh": "Die MwSt.-Zeilen ergeben zusammen mehr als den Betrag",
   "vat.receiptMissing": "Fügen Sie einen Beleg hinzu, bevor die Transaktion geprüft wird",
   "vat.flagConflict": "Für eine Transaktion ohne MwSt. wurden MwSt.-Zeilen angegeben",
+  "vat.tooManyLines": "Eine Transaktion hat höchstens {max} MwSt.-Zeilen",
   "card.notAllowed": "Diese Kartenaktion ist nicht erlaubt",
   "card.secureRequired": "Richten Sie zuerst 3-D Secure ein",
   "card.revealNotAllowed": "Die Kartendaten können nicht angezeigt werden",

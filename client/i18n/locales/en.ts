@@ -464,6 +464,7 @@ export const en = {
   "vat.sumTooHigh": "The VAT lines add up to more than the amount",
   "vat.receiptMissing": "Attach a receipt before the transaction is reviewed",
   "vat.flagConflict": "VAT lines were given for a transaction marked without VAT",
+  "vat.tooManyLines": "A transaction takes at most {max} VAT lines",
 
   "card.notAllowed": "This card action is not allowed",
   "card.secureRequired": "Set up 3-D Secure first",

@@ -540,6 +540,7 @@ export const es: Dictionary = {
   "vat.sumTooHigh": "Las líneas de IVA suman más que el importe",
   "vat.receiptMissing": "Adjunte un recibo antes de que se revise la transacción",
   "vat.flagConflict": "Se han indicado líneas de IVA para una transacción marcada sin IVA",
+  "vat.tooManyLines": "Una transacción admite como máximo {max} líneas de IVA",
   "card.notAllowed": "Esta acción no está permitida para la tarjeta",
   "card.secureRequired": "Configure primero 3D Secure",
   "card.revealNotAllowed": "No se pueden mostrar los datos de la tarjeta",

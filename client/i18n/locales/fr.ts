@@ -565,6 +565,7 @@ export const fr: Dictionary = {
   "vat.sumTooHigh": "Le total des lignes de TVA dépasse le montant",
   "vat.receiptMissing": "Joignez un justificatif avant de vérifier la transaction",
   "vat.flagConflict": "Des lignes de TVA ont été données pour une transaction marquée sans TVA",
+  "vat.tooManyLines": "Une transaction prend au plus {max} lignes de TVA",
 
   "card.notAllowed": "Cette action sur la carte n’est pas autorisée",
   "card.secureRequired": "Configurez d’abord le 3-D Secure",
