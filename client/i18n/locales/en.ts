@@ -255,11 +255,13 @@ export const en = {
   "detail.secure": "Set 3D secure",
 
   "detail.viewCard": "View card",
+  "detail.noCard": "Made from card transactions: this expense has no card of its own",
   "wallet.subLabel": "Cards",
   "wallet.sub.notClosed": "Open",
   "wallet.sub.Active": "Active",
   "wallet.sub.Closed": "Closed",
   "wallet.empty": "No cards here",
+  "wallet.noCard": "No card",
   "card.title": "Card {id}",
   "card.face": "Card",
   "card.number": "Card number",

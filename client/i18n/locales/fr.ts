@@ -336,11 +336,14 @@ export const fr: Dictionary = {
   "detail.cancelExtra": "Cette action est irréversible.",
 
   "detail.viewCard": "Voir la carte",
+  "detail.noCard":
+    "Créée à partir de transactions de carte\u00a0: cette dépense n’a pas de carte à elle",
   "wallet.subLabel": "Cartes",
   "wallet.sub.notClosed": "Ouvertes",
   "wallet.sub.Active": "Actives",
   "wallet.sub.Closed": "Fermées",
   "wallet.empty": "Aucune carte ici",
+  "wallet.noCard": "Sans carte",
   "card.title": "Carte {id}",
   "card.face": "Carte",
   "card.number": "Numéro de carte",
