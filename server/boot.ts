@@ -14,6 +14,7 @@ import { startSweeper } from "./store/blobs.ts";
 import { leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
 import { sweepBlobs } from "./domain/documents.ts";
 import { startPush } from "./push/mod.ts";
+import { startReconciler } from "./domain/issuer_reconcile.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
 
@@ -69,8 +70,12 @@ export function startDelivery(
   const sweeper = startSweeper(sweep, every, opts.log);
   // Issue 13: web push (events → push jobs in KV → push services) and the overdue check.
   const push = startPush(deps, opts);
+  // Authorizations the issuer recorded without their transaction (a process that died
+  // between the two writes): repaired at start, then periodically.
+  const reconciler = startReconciler(deps, deps.config.ISSUER_RECONCILE_MS, opts.log);
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
+    await reconciler.stop();
     await push.stop();
     await sweeper.stop();
     await stopWorker();

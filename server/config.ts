@@ -112,6 +112,11 @@ export const ConfigSchema = z.object({
   BLOB_PENDING_TTL_MS: z.coerce.number().int().min(1000).max(7 * 86_400_000).default(900_000),
   /** Period of that sweep (which also finishes deletions a crash interrupted). */
   BLOB_SWEEP_MS: z.coerce.number().int().min(100).max(86_400_000).default(300_000),
+  /**
+   * Period of the reconciliation with the issuer (server/domain/issuer_reconcile.ts): every
+   * authorization changed since the last run gets its transaction. Also run at every start.
+   */
+  ISSUER_RECONCILE_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
   // Web push (issue 13): server/push/. Keys are base64url (web-push's generateVAPIDKeys()).
   /** The VAPID public key (65-byte uncompressed P-256 point); with VAPID_PRIVATE_KEY. */
   VAPID_PUBLIC_KEY: z.string().optional(),

@@ -38,6 +38,15 @@ export function inWallet(r: WalletRow): boolean {
 }
 
 /**
+ * What a wallet row opens: its card, or — for a row with no card of its own, an expense a flip
+ * made from card transactions (id '…-0001', listed under Closed by spec §9) — the expense
+ * itself. Such an expense has no card at the issuer: a card view would only answer 404.
+ */
+export function walletRowOpens(r: WalletRow): "card" | "request" {
+  return r.hasCard ? "card" : "request";
+}
+
+/**
  * spec §3/§4: Active and Closed as the server says; a card with no open card, an id of a
  * closed card or a cancelled/moved request reads Closed; anything else is blocked.
  */

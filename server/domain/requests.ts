@@ -7,7 +7,7 @@ import type { ApprovalRecord } from "../store/approvals.ts";
 import type { CommentRecord } from "../store/comments.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
-import { type RequestFlags, requestFlags } from "./request_flags.ts";
+import { isClosed, type RequestFlags, requestFlags } from "./request_flags.ts";
 import { broken, notAllowed, resolveCodes, RETRIES, type Tr } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
 import { closeCardOf } from "./cards.ts";
@@ -46,8 +46,9 @@ async function mutate(
 
 /**
  * Closes the request's card at the issuer when the caller may end the request: closing is
- * final, so it is done before the request is written (a lost race then finds the card closed
- * either way, as close and cancel both close it).
+ * final, so it is done before the request is written. Answers whether this call closed a card
+ * (or found it closed): then the request is as good as ended by this call, and the write that
+ * follows completes it even when a card read got in first and recorded the card Closed.
  */
 async function closeCardFirst(
   deps: Deps,
@@ -59,7 +60,18 @@ async function closeCardFirst(
   const r = (await deps.store.requests.get(user.oid, oid)).value;
   if (!r) throw notFound();
   if (!allowed(requestFlags(r, user.oid))) throw notAllowed(tr);
-  return (await closeCardOf(deps, r)) !== null;
+  return (await closeCardOf(deps, r))?.status === "closed";
+}
+
+/**
+ * spec §4 (a closed card is read-only): a request whose only reason to refuse close or cancel
+ * is its card being Closed, when this very call closed that card. A card read syncing the
+ * issuer's state (or the other of close/cancel) between the issuer's close and the request's
+ * write must not turn the caller's own close or cancel into a 403 with the card already closed.
+ */
+function endedByOwnClose(r: RequestRecord, userOid: string, closedCard: boolean): boolean {
+  return closedCard && r.authorOid === userOid && isClosed(r) &&
+    (r.status === "new" || r.status === "requested" || r.status === "accepted");
 }
 
 /** Adds the writes that cancel a request's open approval (checked against concurrent votes). */
@@ -270,7 +282,7 @@ export async function cancelRequest(deps: Deps, user: User, oid: string): Promis
   // A card is closed at the issuer first (final), then the request says so.
   const card = await closeCardFirst(deps, user, oid, (f) => f.canCancel, tr);
   const rec = await mutate(deps, user, oid, async (r, f, op) => {
-    if (!f.canCancel) throw notAllowed(tr);
+    if (!f.canCancel && !endedByOwnClose(r, user.oid, card)) throw notAllowed(tr);
     cancelled = await cancelApproval(deps, r, op);
     return {
       ...r,
@@ -293,12 +305,24 @@ export async function cancelRequest(deps: Deps, user: User, oid: string): Promis
 /** spec §4 close: allowed by canClose; the request's card is closed (wallet filter Closed). */
 export async function closeRequest(deps: Deps, user: User, oid: string): Promise<RequestRecord> {
   const tr = await translate(user.locale);
-  await closeCardFirst(deps, user, oid, (f) => f.canClose, tr);
+  const card = await closeCardFirst(deps, user, oid, (f) => f.canClose, tr);
+  let closed = true;
   const rec = await mutate(deps, user, oid, (r, f) => {
-    if (!f.canClose) throw notAllowed(tr);
-    return { ...r, cardStatusCode: "Closed", openCard: false };
+    if (f.canClose || endedByOwnClose(r, user.oid, card)) {
+      closed = true;
+      return { ...r, cardStatusCode: "Closed", openCard: false };
+    }
+    // A cancel of the same request that closed the card too got its write in first: the
+    // card this close asked to close is closed and the request ended; nothing is left to do.
+    if (card && r.authorOid === user.oid && r.status === "cancelled" && isClosed(r)) {
+      closed = false;
+      return r;
+    }
+    throw notAllowed(tr);
   });
-  await deps.events.publish({ type: "request.closed", userOid: user.oid, requestOid: oid });
+  if (closed) {
+    await deps.events.publish({ type: "request.closed", userOid: user.oid, requestOid: oid });
+  }
   return rec;
 }
 

@@ -56,29 +56,40 @@ export async function recordAuthorization(
   deps: Deps,
   a: Authorization,
 ): Promise<TransactionRecord | null> {
+  return (await ingest(deps, a)).t;
+}
+
+/** recordAuthorization, telling whether this call created the transaction. */
+export async function ingest(
+  deps: Deps,
+  a: Authorization,
+): Promise<{ t: TransactionRecord | null; created: boolean }> {
+  const none = { t: null, created: false };
   const { transactions, requests, kv } = deps.store;
   const userOid = a.cardMetadata.userOid;
   const requestOid = a.cardMetadata.requestOid;
-  if (!userOid || !requestOid) return null;
+  if (!userOid || !requestOid) return none;
   for (let i = 0; i < TRIES; i++) {
     const link = await transactions.byAuthorization(a.id);
     const now = deps.now();
     if (link.value) {
       const e = await transactions.get(link.value.userOid, link.value.oid);
       const cur = e.value;
-      if (!cur) return null;
-      if (cur.issuerVersion >= a.version) return cur;
+      if (!cur) return none;
+      if (cur.issuerVersion >= a.version) return { t: cur, created: false };
       const next: TransactionRecord = { ...cur, ...issuerPart(a), updatedAt: now };
       // VAT lines follow the amount (a capture for another amount, a refund): recomputed.
       if (next.amount !== cur.amount && SLOTS.some((i) => cur.vat[oidKey(i)] !== null)) {
         const codes = new Map((await vatCodes(deps)).map((c) => [c.oid, c]));
         next.vat = linesFor(cur, next.amount, codes);
       }
-      if ((await transactions.put(kv.atomic().check(e, link), next).commit()).ok) return next;
+      if ((await transactions.put(kv.atomic().check(e, link), next).commit()).ok) {
+        return { t: next, created: false };
+      }
       continue;
     }
     const request = (await requests.get(userOid, requestOid)).value;
-    if (!request) return null;
+    if (!request) return none;
     const t: TransactionRecord = {
       v: 2,
       oid: crypto.randomUUID(),
@@ -105,6 +116,9 @@ export async function recordAuthorization(
     const op = kv.atomic().check(link);
     transactions.put(op, t);
     transactions.link(op, t);
+    // Checked on the link being absent: a report and a reconciliation (issuer_reconcile.ts)
+    // racing each other make one transaction, never two.
+    await deps.faults?.beforeCommit?.("transaction.ingest");
     if ((await op.commit()).ok) {
       // A new purchase, authorised or refused: its author hears of it (issue 13, push).
       if (a.kind === "purchase") {
@@ -115,7 +129,7 @@ export async function recordAuthorization(
           approved: a.approved,
         });
       }
-      return t;
+      return { t, created: true };
     }
   }
   throw conflict("The transaction changed meanwhile, please retry");

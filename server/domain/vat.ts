@@ -1,6 +1,6 @@
 import type { ComboItem, ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
 import type { Transaction } from "../../client/api/contract/transactions.ts";
-import { type DoTax, flagOfDoTax } from "../../client/lib/vat.ts";
+import { type DoTax, flagOfDoTax, MAX_VAT_LINES } from "../../client/lib/vat.ts";
 import { badRequest, conflict, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
@@ -11,6 +11,7 @@ import { overdueDays, toTransaction } from "./transactions.ts";
 import {
   checkReview,
   codeOf,
+  extraVatLine,
   isRefused,
   oidKey,
   type Problem,
@@ -171,6 +172,13 @@ export async function review(
   const tr = await translate(user.locale);
   const wanted = new Map<string, Wanted>();
   for (const l of lines) {
+    if (extraVatLine(l) !== null) {
+      throw refusal(tr, {
+        status: 422,
+        key: "vat.tooManyLines",
+        params: { max: MAX_VAT_LINES },
+      }, l.oid);
+    }
     const w = wantedOf(l);
     const before = wanted.get(l.oid);
     if (before && JSON.stringify(before) !== JSON.stringify(w)) {

@@ -68,6 +68,19 @@ export function wantedOf(line: ReviewLine): Wanted {
   };
 }
 
+/**
+ * spec §9 VAT lines up to 3: the number of a VAT line past the third that a review line fills
+ * (`vat4Oid`, `vat4Amount`…), or null. Such a line is refused, never silently dropped.
+ */
+export function extraVatLine(line: Record<string, unknown>): number | null {
+  for (const [k, v] of Object.entries(line)) {
+    const m = /^vat(\d+)(Oid|Amount)$/.exec(k);
+    if (!m || Number(m[1]) <= MAX_VAT_LINES) continue;
+    if (v !== null && v !== undefined && v !== "") return Number(m[1]);
+  }
+  return null;
+}
+
 /** spec §4: refused and moved transactions hide receipts and VAT. */
 export function isRefused(t: Pick<TransactionRecord, "transactionStatus">): boolean {
   return t.transactionStatus === TX_STATUS.refused || t.transactionStatus === TX_STATUS.moved;

@@ -171,10 +171,22 @@ export function toAuthorization(r: AuthRecord): Authorization {
 
 let seq = 0;
 
-/** Writes a new authorization and its two time indexes into `op`. */
+/** Writes a new authorization, its two time indexes and its change entry into `op`. */
 export function putNew(op: Deno.AtomicOperation, r: AuthRecord): Deno.AtomicOperation {
   const n = ++seq;
   return op.set(K.auth(r.id), r)
     .set(K.cardAuth(r.cardToken, r.createdAt, n, r.id), null)
-    .set(K.authTime(r.createdAt, n, r.id), null);
+    .set(K.authTime(r.createdAt, n, r.id), null)
+    .set(K.authChanged(r.updatedAt, r.id), null);
+}
+
+/** Moves an authorization's change entry from its previous change to this one, in `op`. */
+export function putChanged(
+  op: Deno.AtomicOperation,
+  before: AuthRecord,
+  after: AuthRecord,
+): Deno.AtomicOperation {
+  return op.delete(K.authChanged(before.updatedAt, before.id))
+    .set(K.auth(after.id), after)
+    .set(K.authChanged(after.updatedAt, after.id), null);
 }

@@ -25,6 +25,7 @@ import {
   isMinor,
   MAX_EVENTS,
   type OpRecord,
+  putChanged,
   putNew,
   toAuthorization,
 } from "./auth_records.ts";
@@ -58,6 +59,14 @@ const state = (m: string) => new IssuerError("invalid_state", m);
 const bad = (m: string) => new IssuerError("invalid_request", m);
 
 const checks = (e: Deno.KvEntryMaybe<OpRecord> | null) => (e ? [e] : []);
+
+/**
+ * What the card has spent once `back` (minor units) comes back to it: a reversal, a refund or a
+ * merchant's credit. Never below zero, so the available amount (funded − spent) never rises
+ * above what was funded, itself at most the allocation (spec §3 Card amounts): a credit beyond
+ * what the card spent is recorded but adds nothing to spend.
+ */
+const unspent = (card: CardRecord, back: number) => Math.max(0, card.amountSpent - back);
 
 type Change = (a: AuthRecord, now: number) => { a: AuthRecord; spent: number };
 
@@ -165,7 +174,7 @@ export class Lifecycle {
           amountRefunded: base.amount,
           history: [{ type: "refund", at: now, merchantAmount: q.amount, amount: base.amount }],
         };
-        const card = { ...e.value, amountSpent: e.value.amountSpent - rec.amount, updatedAt: now };
+        const card = { ...e.value, amountSpent: unspent(e.value, rec.amount), updatedAt: now };
         const op = this.d.kv.atomic().check(e, ...checks(prior.entry)).set(K.card(q.token), card);
         putNew(op, rec);
         if (q.idempotencyKey) op.set(K.op(q.idempotencyKey), this.#op(id, fp, now));
@@ -197,11 +206,15 @@ export class Lifecycle {
         const now = this.d.now();
         const { a, spent } = change(ae.value, now);
         const rec: AuthRecord = { ...a, updatedAt: now, version: ae.value.version + 1 };
-        const op = this.d.kv.atomic().check(ae, ce, ...checks(prior.entry)).set(K.auth(id), rec);
+        const op = putChanged(
+          this.d.kv.atomic().check(ae, ce, ...checks(prior.entry)),
+          ae.value,
+          rec,
+        );
         if (spent !== 0) {
           op.set(K.card(ae.value.cardToken), {
             ...ce.value,
-            amountSpent: ce.value.amountSpent + spent,
+            amountSpent: unspent(ce.value, -spent),
             updatedAt: now,
           });
         }
@@ -253,7 +266,43 @@ export class Lifecycle {
     return out;
   }
 
+  /**
+   * The change feed: authorizations whose last change is at or after `since`, oldest change
+   * first, `limit` a page; `after` (a previous page's `next`) continues where it stopped.
+   */
+  async changes(
+    since: number,
+    opts: { after?: string; limit?: number } = {},
+  ): Promise<{ authorizations: Authorization[]; next: string | null }> {
+    const n = Math.max(1, Math.min(1000, Math.floor(opts.limit ?? 100)));
+    const from = opts.after ? parseCursor(opts.after) : null;
+    const start = from ? K.authChanged(from.at, from.id) : [...K.authChangedPrefix, since];
+    const ids: { at: number; id: string }[] = [];
+    const it = this.d.kv.list({ prefix: K.authChangedPrefix, start }, { limit: n + 1 });
+    for await (const e of it) {
+      const at = e.key[2] as number, id = e.key[3] as string;
+      if (from && at === from.at && id === from.id) continue; // start is inclusive
+      if (ids.length < n) ids.push({ at, id });
+      else break;
+    }
+    const out: Authorization[] = [];
+    for (let i = 0; i < ids.length; i += 10) {
+      const got = await this.d.kv.getMany<AuthRecord[]>(
+        ids.slice(i, i + 10).map((x) => K.auth(x.id)),
+      );
+      for (const e of got) if (e.value) out.push(toAuthorization(e.value));
+    }
+    const last = ids.at(-1);
+    return { authorizations: out, next: ids.length === n && last ? `${last.at}:${last.id}` : null };
+  }
+
   #op(id: string, fingerprint: string, at: number): OpRecord {
     return { id, fingerprint, at };
   }
+}
+
+function parseCursor(c: string): { at: number; id: string } {
+  const m = /^(\d{1,16}):(.{1,100})$/.exec(c);
+  if (!m || !isAuthId(m[2])) throw bad("after must be the next of a previous page");
+  return { at: Number(m[1]), id: m[2] };
 }

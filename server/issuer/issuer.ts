@@ -189,6 +189,16 @@ export interface Issuer {
   getAuthorization(id: string): Promise<Authorization | null>;
   /** A card's authorizations, newest first (at most `limit`, 100 by default). */
   listAuthorizations(token: string, opts?: { limit?: number }): Promise<Authorization[]>;
+  /**
+   * Authorizations changed (made, captured, reversed, refunded) at or after `since` (epoch ms,
+   * the issuer's clock), oldest change first, a page at a time: what an app reads to catch up
+   * on reports it missed (Stripe's events list, Lithic's event stream). `next` is the `after`
+   * of the next page, null on the last one.
+   */
+  authorizationChanges(
+    since: number,
+    opts?: { after?: string; limit?: number },
+  ): Promise<{ authorizations: Authorization[]; next: string | null }>;
   /** The newest authorizations of every card (the test-mode page), newest first. */
   recentAuthorizations(limit?: number): Promise<Authorization[]>;
   /** The card a merchant's number designates (its token), or null; never logs the number. */

@@ -11,6 +11,9 @@
  *   ["issuer", "card_auth", token, createdAt, seq, id]   a card's authorizations in time order
  *   ["issuer", "auth_time", createdAt, seq, id]          every authorization in time order
  *                                      (seq: this process's count, orders one millisecond)
+ *   ["issuer", "auth_changed", updatedAt, id]            every authorization by its last change
+ *                                      (one entry each, moved at every event: the change feed
+ *                                      an app catches up from after missing reports)
  *   ["issuer", "op", idempotencyKey]   OpRecord: the authorization a keyed call answered
  *   ["issuer", "tries", kind, target]  counted CVC and 3-D Secure answers (attempts.ts)
  */
@@ -40,6 +43,8 @@ export const K = {
   cardAuthPrefix: (token: string) => [PREFIX, "card_auth", token],
   authTime: (at: number, seq: number, id: string) => [PREFIX, "auth_time", at, seq, id],
   authTimePrefix: [PREFIX, "auth_time"],
+  authChanged: (at: number, id: string) => [PREFIX, "auth_changed", at, id],
+  authChangedPrefix: [PREFIX, "auth_changed"],
   op: (key: string) => [PREFIX, "op", key],
 } as const;
 

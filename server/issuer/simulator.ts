@@ -98,6 +98,9 @@ export class IssuerSimulator implements Issuer {
       ? this.#life.list(K.cardAuthPrefix(token), opts.limit)
       : Promise.resolve([]);
   }
+  authorizationChanges(since: number, opts: { after?: string; limit?: number } = {}) {
+    return this.#life.changes(since, opts);
+  }
   recentAuthorizations(limit = 50) {
     return this.#life.list(K.authTimePrefix, limit);
   }

@@ -9,7 +9,7 @@
  * creating a request with the spec's message; offline, they show from the encrypted cache.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
+import type { HTTPRequest, Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 import {
   closeAll,
@@ -199,6 +199,26 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "Merchant city");
           await inTopPanel(p, "Moved: open the expense");
           await waitInTopPanel(p, `Request ${card.id}-0001`);
+          await closeAll(p);
+
+          // The flipped expense under Wallet → Closed is shown as what it is: no card, and it
+          // opens the expense, without "View card" (it has no card: no card call is made).
+          await mainTab(p, "Closed");
+          const cardCalls: string[] = [];
+          const onRequest = (r: HTTPRequest) => {
+            if (/\/pwaexpensecard(obfuscated)?\?/.test(r.url())) cardCalls.push(r.url());
+          };
+          p.on("request", onRequest);
+          await openRow(p, `${card.id}-0001`);
+          await waitInTopPanel(p, `Request ${card.id}-0001`);
+          await waitInTopPanel(p, "this expense has no card of its own");
+          const flippedText = await p.$$eval(
+            ".side-panel.open",
+            (l) => (l[l.length - 1] as HTMLElement).innerText,
+          );
+          assert.ok(!flippedText.includes("View card"), flippedText);
+          p.off("request", onRequest);
+          assert.deepEqual(cardCalls, []);
           await closeAll(p);
 
           // spec §5: a receipt overdue (8 days later) blocks a new request.

@@ -307,6 +307,83 @@ Deno.test(
   }),
 );
 
+/**
+ * The race of a card read with close/cancel, made deterministic: the issuer's close answers
+ * only after a card read (which syncs the request with the issuer) has run in between.
+ */
+function readBetweenIssuerCloseAndWrite(api: TestApi, h: Headers, oid: string) {
+  const issuer = api.deps.issuer;
+  const close = issuer.close.bind(issuer);
+  issuer.close = async (token: string) => {
+    const card = await close(token);
+    const read = await get(api, h, `pwaexpensecard?oid=${oid}`);
+    assertOk(read);
+    assert.equal((read.json.card as Card).cardStatusCode, "Closed");
+    return card;
+  };
+  return () => (issuer.close = close);
+}
+
+Deno.test(
+  "[cards] close and cancel racing a card read complete: the card closed by them ends the request",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const a = await accepted(api, emp.h);
+    const b = await accepted(api, emp.h);
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid: a }));
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid: b }));
+    let restore = readBetweenIssuerCloseAndWrite(api, emp.h, a);
+    assertOk(await post(api, emp.h, "pwaclose", { oid: a }));
+    restore();
+    let e = await entity(api, emp.h, a);
+    assert.equal(e.statusCode, "accepted");
+    assert.equal(e.cardStatusCode, "Closed");
+    restore = readBetweenIssuerCloseAndWrite(api, emp.h, b);
+    assertOk(await post(api, emp.h, "pwacancel", { oid: b }));
+    restore();
+    e = await entity(api, emp.h, b);
+    assert.equal(e.statusCode, "cancelled", "a cancel that closed the card cancels the request");
+    assert.equal(e.cardStatusCode, "Closed");
+    // Done is done: a later close or cancel is refused before anything is sent to the issuer.
+    assertError(await post(api, emp.h, "pwacancel", { oid: a }), 403, "not_allowed");
+    assertError(await post(api, emp.h, "pwaclose", { oid: b }), 403, "not_allowed");
+  }),
+);
+
+Deno.test(
+  "[cards] close and cancel sent together: neither answers 403, the request ends cancelled",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
+    // Both pass their check, both close the card at the issuer, then write in turn.
+    const issuer = api.deps.issuer;
+    const close = issuer.close.bind(issuer);
+    let waiting: (() => void)[] = [];
+    issuer.close = async (token: string) => {
+      const card = await close(token);
+      await new Promise<void>((go) => {
+        waiting.push(go);
+        if (waiting.length === 2) { for (const g of waiting) g(); }
+      });
+      return card;
+    };
+    const [c1, c2] = await Promise.all([
+      post(api, emp.h, "pwaclose", { oid }),
+      post(api, emp.h, "pwacancel", { oid }),
+    ]);
+    issuer.close = close;
+    waiting = [];
+    assertOk(c1);
+    assertOk(c2);
+    const e = await entity(api, emp.h, oid);
+    assert.equal(e.statusCode, "cancelled");
+    assert.equal(e.cardStatusCode, "Closed");
+  }),
+);
+
 Deno.test(
   "[cards] the obfuscated card is what the app keeps: masked number, brand, holder, expiry",
   withApp(async (api) => {

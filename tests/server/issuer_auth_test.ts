@@ -236,7 +236,8 @@ Deno.test("[issuer] reversal of the uncaptured rest; refunds linked (partial, wh
   assert.equal(all.amountRefunded, 6_000);
   assert.equal((await f.issuer.getCard(c.token))!.amountAvailable, 10_000);
 
-  // A merchant's credit without a purchase: its own record, money back on the card.
+  // A merchant's credit without a purchase: its own record; nothing is spent, so nothing to
+  // give back (the card never offers more than its allocation).
   const credit = await f.issuer.refund({
     token: c.token,
     amount: 700,
@@ -244,11 +245,53 @@ Deno.test("[issuer] reversal of the uncaptured rest; refunds linked (partial, wh
     merchant: CAFE,
   });
   assert.deepEqual([credit.kind, credit.approved, credit.status], ["refund", true, "closed"]);
-  assert.equal((await f.issuer.getCard(c.token))!.amountAvailable, 10_700);
+  assert.equal(credit.amountRefunded, 700);
+  assert.equal((await f.issuer.getCard(c.token))!.amountAvailable, 10_000);
   // Closed cards still take refunds.
   await f.issuer.close(c.token);
   await f.issuer.refund({ token: c.token, amount: 300, currency: "EUR", merchant: CAFE });
-  assert.equal((await f.issuer.getCard(c.token))!.amountAvailable, 11_000);
+  assert.equal((await f.issuer.getCard(c.token))!.amountAvailable, 10_000);
+});
+
+Deno.test("[issuer] merchant credits never lift the available amount above the allocation", async () => {
+  await using f = await fixture();
+  const c = await card(f);
+  const credit = (amount: number) =>
+    f.issuer.refund({ token: c.token, amount, currency: "EUR", merchant: CAFE });
+  const available = async () => (await f.issuer.getCard(c.token))!.amountAvailable;
+  // A credit on an untouched card: recorded, the card stays at its 100.00.
+  await credit(5_000);
+  assert.equal(await available(), 10_000);
+  // Spent 40.00, credited 15.00: 75.00; credited 50.00 more: back to 100.00, not 110.00.
+  const a = await f.issuer.authorize(buy(c.token, { amount: 4_000, capture: true }));
+  assert.equal(await available(), 6_000);
+  await credit(1_500);
+  assert.equal(await available(), 7_500);
+  await credit(5_000);
+  assert.equal(await available(), 10_000);
+  // The purchase refunded after those credits gives back nothing more either.
+  await f.issuer.refund({ authorizationId: a.id });
+  assert.equal(await available(), 10_000);
+  // A hold released after a credit covered it: the same.
+  const h = await f.issuer.authorize(buy(c.token, { amount: 3_000 }));
+  await credit(3_000);
+  await f.issuer.reverse({ authorizationId: h.id });
+  assert.equal(await available(), 10_000);
+  // Whatever the sequence, 100.00 are spendable and 100.01 are not.
+  assert.equal((await f.issuer.authorize(buy(c.token, { amount: 10_001 }))).approved, false);
+  assert.equal((await f.issuer.authorize(buy(c.token, { amount: 10_000 }))).approved, true);
+});
+
+Deno.test("[issuer] a budget card's credit makes no unfunded line spendable", async () => {
+  await using f = await fixture();
+  const c = await card(f, {
+    amount: undefined,
+    fundingLines: [{ date: "2026-01-15", amount: 2_000 }, { date: "2026-02-15", amount: 8_000 }],
+  });
+  await f.issuer.refund({ token: c.token, amount: 5_000, currency: "EUR", merchant: CAFE });
+  const after = (await f.issuer.getCard(c.token))!;
+  assert.equal(after.amountAvailable, 2_000, "only the funded line");
+  assert.equal((await f.issuer.authorize(buy(c.token, { amount: 2_001 }))).approved, false);
 });
 
 Deno.test("[issuer] 50 concurrent purchases against a card that affords 10 approve exactly 10", async () => {

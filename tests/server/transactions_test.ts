@@ -9,6 +9,7 @@ import { DEMO, withApp } from "../helpers.ts";
 import { assertError, assertOk, login } from "./api.ts";
 import type { Card } from "../../client/api/contract/cards.ts";
 import { Transaction } from "../../client/api/contract/transactions.ts";
+import { reconcileAuthorizations } from "../../server/domain/issuer_reconcile.ts";
 import {
   buy,
   defineSecure,
@@ -185,7 +186,9 @@ Deno.test(
       "Refunded",
       5,
     ]);
-    assert.equal(credit.json.available, 125.5);
+    // Everything spent was given back already: the credit is recorded, the card stays at its
+    // allocation (120.50), never above it.
+    assert.equal(credit.json.available, 120.5);
     // Events the issuer refuses are answered, not crashed on.
     assertHttp(await issuer(api, "capture", { transactionOid: a.transactionOid }), 409);
     assertHttp(await issuer(api, "capture", { transactionOid: "nope" }), 400);
@@ -271,5 +274,86 @@ Deno.test(
     assertOk(await get(api, emp.h, `pwadeletecomment?record=${comments[0].oid}`));
     const after = await get(api, emp.h, `pwatransactioncomments?oid=${oid}`);
     assert.deepEqual(after.json.comments, []);
+  }),
+);
+
+Deno.test(
+  "[transactions] reconciliation: purchases whose transaction write died get exactly one each",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const card = await newCard(api, emp.h);
+    const token = (await api.deps.store.requests.get(emp.oid, card.oid)).value!.card!.token;
+    // The crash, deterministically: the issuer's decision is written, the app's transaction
+    // write fails (as a process killed between the two would leave it).
+    let dying = true;
+    api.deps.faults = {
+      beforeCommit: (what) => {
+        if (dying && what === "transaction.ingest") throw new Error("killed");
+      },
+    };
+    for (const amount of ["10.00", "20.00", "500.00"]) {
+      const r = await issuer(api, "purchase", {
+        card: card.oid,
+        amount,
+        merchantName: "Café de la Gare",
+        capture: amount === "10.00",
+      });
+      assert.equal(r.status, 500, r.text);
+    }
+    dying = false;
+    api.deps.faults = undefined;
+    const ok = await buy(api, card, { amount: "5.00" });
+    const auths = await api.deps.issuer.listAuthorizations(token);
+    assert.equal(auths.length, 4);
+    assert.deepEqual(auths.map((a) => a.approved).sort(), [false, true, true, true]);
+    const linked = async () => {
+      const out = new Map<string, number>();
+      for (const t of await api.deps.store.transactions.byUser(emp.oid)) {
+        out.set(t.authorizationId, (out.get(t.authorizationId) ?? 0) + 1);
+      }
+      return out;
+    };
+    assert.equal((await linked()).size, 1, "only the purchase whose write went through");
+    assert.ok((await api.deps.issuer.getCard(token))!.amountSpent >= 3_000, "money was taken");
+
+    // Two runs at once (two processes, or a start-up run beside the periodic one): each
+    // authorization gets one transaction, created by one of them.
+    const [r1, r2] = await Promise.all([
+      reconcileAuthorizations(api.deps),
+      reconcileAuthorizations(api.deps),
+    ]);
+    assert.equal(r1.created + r2.created, 3);
+    const after = await linked();
+    assert.deepEqual([...after.values()], [1, 1, 1, 1]);
+    for (const a of auths) assert.equal(after.get(a.id), 1, a.id);
+    const byAuth = new Map(
+      (await api.deps.store.transactions.byUser(emp.oid)).map((t) => [t.authorizationId, t]),
+    );
+    const ten = auths.find((a) => a.merchantAmount === 1_000)!;
+    assert.equal(byAuth.get(ten.id)!.transactionStatus, "Captured");
+    assert.equal(byAuth.get(auths.find((a) => !a.approved)!.id)!.transactionStatus, "Refused");
+    assert.equal(byAuth.get(ok.authorizationId)!.oid, ok.transactionOid, "the recorded one kept");
+    // Nothing left to repair: a second run creates none, from the cursor or from the start.
+    assert.equal((await reconcileAuthorizations(api.deps)).created, 0);
+    assert.equal((await reconcileAuthorizations(api.deps, { since: 0 })).created, 0);
+    assert.deepEqual([...(await linked()).values()], [1, 1, 1, 1]);
+  }),
+);
+
+Deno.test(
+  "[transactions] reconciliation catches up a capture whose report was lost",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const card = await newCard(api, emp.h);
+    const p = await buy(api, card, { amount: "30.00", capture: false });
+    assert.equal(p.status, "Authorised");
+    // Captured at the issuer, never reported to the app.
+    await api.deps.issuer.capture({ authorizationId: p.authorizationId });
+    assert.equal((await detail(api, emp.h, p.transactionOid)).transactionStatus, "Authorised");
+    const r = await reconcileAuthorizations(api.deps);
+    assert.equal(r.created, 0);
+    assert.equal((await detail(api, emp.h, p.transactionOid)).transactionStatus, "Captured");
   }),
 );

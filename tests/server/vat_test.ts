@@ -13,6 +13,8 @@ import type { Transaction } from "../../client/api/contract/transactions.ts";
 import type { ComboItem, ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
 import type { TransactionRecord } from "../../server/store/transactions.ts";
 import type { OrgMeta } from "../../server/store/org.ts";
+import { fromMinor } from "../../client/lib/currency_units.ts";
+import { vatMinor } from "../../client/lib/vat.ts";
 
 /** A transaction of `userOid` written straight into the repository (with a receipt). */
 async function tx(api: TestApi, userOid: string, over: Partial<TransactionRecord> = {}) {
@@ -508,6 +510,28 @@ Deno.test(
     await settings(api, { accountingCodeEnabled: "true", typeEnabled: "required" });
     assertError(await send({}), 422, "type_required");
     assertOk(await send({ typeOid: "rt-hotel" }));
+  }),
+);
+
+Deno.test(
+  "[vat] a 4th VAT line is refused with 422, never silently dropped",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    const t = await tx(api, emp.oid);
+    const lines = { countryId: "FR", ...TYPE } as Record<string, unknown>;
+    ["vat-fr-20", "vat-fr-10", "vat-fr-5.5", "vat-fr-2.1"].forEach((code, i) => {
+      lines[`vat${i + 1}Oid`] = code;
+      lines[`vat${i + 1}Amount`] = fromMinor(vatMinor(t.amount, Number(code.slice(7))), "EUR");
+    });
+    const r = await reviewCall(api, emp.h, [{ oid: t.oid, ...lines }]);
+    assertError(r, 422, "too_many_lines", "A transaction takes at most 3 VAT lines");
+    assert.equal(r.json.oid, t.oid);
+    assert.equal((await record(api, t)).reviewed, false);
+    // An empty 4th line says nothing: the three lines are reviewed.
+    const three = { ...lines, vat4Oid: null, vat4Amount: null };
+    const ok = await reviewCall(api, emp.h, [{ oid: t.oid, ...three }]);
+    assertOk(ok);
+    assert.equal((ok.json.transactions as Transaction[])[0].vat3Oid, "vat-fr-5.5");
   }),
 );
 

@@ -14,6 +14,7 @@ import {
   validThru,
   WALLET_FILTERS,
   type WalletRow,
+  walletRowOpens,
 } from "../../client/lib/cards.ts";
 
 const row = (p: Partial<WalletRow> = {}): WalletRow => ({
@@ -42,6 +43,20 @@ Deno.test("[cards] the wallet lists requests with a card, and closed-card ids", 
   assert.equal(inWallet(row()), true);
   assert.equal(inWallet(row({ hasCard: false, cardStatusCode: null })), false);
   assert.equal(inWallet(row({ id: "R000009-2024", hasCard: false, cardStatusCode: null })), true);
+});
+
+Deno.test("[cards] a flipped expense (…-0001, no card) is listed Closed and opens as the expense", () => {
+  const flipped = row({
+    id: "R000009-0001",
+    hasCard: false,
+    openCard: false,
+    cardStatusCode: "Closed",
+  });
+  assert.equal(inWallet(flipped), true);
+  assert.equal(matchesWalletFilter(flipped, "Closed"), true);
+  assert.equal(walletRowOpens(flipped), "request", "no card view: its card calls answer 404");
+  assert.equal(walletRowOpens(row()), "card");
+  assert.equal(walletRowOpens(row({ cardStatusCode: "Closed", openCard: false })), "card");
 });
 
 Deno.test("[cards] card state: Active, Closed, anything else blocked (spec §3, §4)", () => {

@@ -25,8 +25,11 @@ export type VatCode = z.infer<typeof VatCode>;
 export const ComboItem = z.object({ value: z.string(), label: z.string() });
 export type ComboItem = z.infer<typeof ComboItem>;
 
-/** One transaction of pwaupdatereviewedtransactions (spec §7). */
-export const ReviewLine = z.object({
+/**
+ * One transaction of pwaupdatereviewedtransactions (spec §7). Loose: a line past the third
+ * (vat4Oid…) is kept so the server refuses it (spec §9 up to 3) instead of dropping it.
+ */
+export const ReviewLine = z.looseObject({
   oid: Oid,
   archive: z.optional(z.boolean()),
   vat1Oid: OptOid,

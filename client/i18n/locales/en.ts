@@ -255,11 +255,13 @@ export const en = {
   "detail.secure": "Set 3D secure",
 
   "detail.viewCard": "View card",
+  "detail.noCard": "Made from card transactions: this expense has no card of its own",
   "wallet.subLabel": "Cards",
   "wallet.sub.notClosed": "Open",
   "wallet.sub.Active": "Active",
   "wallet.sub.Closed": "Closed",
   "wallet.empty": "No cards here",
+  "wallet.noCard": "No card",
   "card.title": "Card {id}",
   "card.face": "Card",
   "card.number": "Card number",
@@ -466,6 +468,7 @@ export const en = {
   "vat.sumTooHigh": "The VAT lines add up to more than the amount",
   "vat.receiptMissing": "Attach a receipt before the transaction is reviewed",
   "vat.flagConflict": "VAT lines were given for a transaction marked without VAT",
+  "vat.tooManyLines": "A transaction takes at most {max} VAT lines",
 
   "card.notAllowed": "This card action is not allowed",
   "card.secureRequired": "Set up 3-D Secure first",

@@ -338,11 +338,14 @@ export const fr: Dictionary = {
   "detail.cancelExtra": "Cette action est irréversible.",
 
   "detail.viewCard": "Voir la carte",
+  "detail.noCard":
+    "Créée à partir de transactions de carte\u00a0: cette dépense n’a pas de carte à elle",
   "wallet.subLabel": "Cartes",
   "wallet.sub.notClosed": "Ouvertes",
   "wallet.sub.Active": "Actives",
   "wallet.sub.Closed": "Fermées",
   "wallet.empty": "Aucune carte ici",
+  "wallet.noCard": "Sans carte",
   "card.title": "Carte {id}",
   "card.face": "Carte",
   "card.number": "Numéro de carte",
@@ -569,6 +572,7 @@ export const fr: Dictionary = {
   "vat.sumTooHigh": "Le total des lignes de TVA dépasse le montant",
   "vat.receiptMissing": "Joignez un justificatif avant de vérifier la transaction",
   "vat.flagConflict": "Des lignes de TVA ont été données pour une transaction marquée sans TVA",
+  "vat.tooManyLines": "Une transaction prend au plus {max} lignes de TVA",
 
   "card.notAllowed": "Cette action sur la carte n’est pas autorisée",
   "card.secureRequired": "Configurez d’abord le 3-D Secure",

@@ -147,12 +147,15 @@ export function RequestDetailBody() {
                 </button>
               )
               : null}
-            {e.hasCard || isClosedCardId(e.id)
+            {e.hasCard
               ? (
                 <button type="button" className="primary" onClick={() => openCard(e.oid)}>
                   {t("detail.viewCard")}
                 </button>
               )
+              : isClosedCardId(e.id)
+              // spec §9 lists it with the closed cards, but a flipped expense has no card.
+              ? <p className="hint no-card-note">{t("detail.noCard")}</p>
               : null}
             {e.canGenerate || e.openCard
               ? (

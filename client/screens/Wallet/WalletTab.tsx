@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ExpenseRow } from "../../api/contract/requests.ts";
 import { openCard } from "../../actions/cards.ts";
+import { openDetail } from "../../actions/requests.ts";
 import { RowList } from "../../components/RowList.tsx";
 import { Tabs } from "../../components/Tabs.tsx";
 import { locale, t } from "../../i18n/index.ts";
@@ -9,6 +10,7 @@ import {
   notActiveStyle,
   WALLET_FILTERS,
   type WalletFilterKey,
+  walletRowOpens,
 } from "../../lib/cards.ts";
 import { shortDate } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
@@ -16,7 +18,10 @@ import { walletFilter } from "../../state/wallet.ts";
 import { visibleWalletRows, walletCounts } from "../../state/wallet_rows.ts";
 import { cardStateLabel } from "../CardDetail/CardDetailPanel.tsx";
 
-/** spec §2 Wallet: sub-filters notClosed (default), Active, Closed; rows open the card. */
+/**
+ * spec §2 Wallet: sub-filters notClosed (default), Active, Closed; rows open the card, or the
+ * expense when it has no card (a flipped expense, §9).
+ */
 export function WalletTab() {
   useSignals();
   const f = walletFilter.value;
@@ -55,22 +60,26 @@ function CardRow(props: { row: ExpenseRow }) {
   const loc = locale.value;
   const state = cardState(r);
   const large = isLargeAmount(r.amount);
+  // An expense a flip made has no card: it opens as the expense it is (no dead card view).
+  const card = walletRowOpens(r) === "card";
   return (
     <li>
       <button
         type="button"
-        className={`request-row card-row${notActiveStyle(r) ? " not-active" : ""}`}
-        onClick={() => openCard(r.oid)}
+        className={`request-row card-row${notActiveStyle(r) ? " not-active" : ""}${
+          card ? "" : " no-card"
+        }`}
+        onClick={() => card ? openCard(r.oid) : openDetail(r.oid)}
       >
         <span className="row-top">
           <span className="row-date">{shortDate(r.issueDate, loc)}</span>
           <span className="row-cc">{r.id}</span>
           <span className={`status card-status card-status-${state.toLowerCase()}`}>
-            {cardStateLabel(state)}
+            {card ? cardStateLabel(state) : t("wallet.noCard")}
           </span>
         </span>
         <span className="row-bottom">
-          <span className="card-glyph" aria-hidden="true" />
+          {card ? <span className="card-glyph" aria-hidden="true" /> : null}
           <span className="row-purpose">{r.purpose}</span>
           <span className={`amount${large ? " large-amount" : ""}`}>
             {formatMoney(r.amount, r.pricingCurrency, loc)}
