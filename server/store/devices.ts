@@ -15,6 +15,13 @@ export interface Device {
    * used: a rotation whose answer was lost must not turn the right PIN into a failure.
    */
   prevTokenHash?: string;
+  /**
+   * Tokens this device held before `prevTokenHash`, newest first, at most
+   * KEPT_TOKEN_HASHES. Never a bearer and not in the token index: with the right PIN they
+   * unlock (and get the current token), because a browser killed before it flushed its
+   * cookies may start with an older copy of its sealed token (spec §4 PIN unlock).
+   */
+  oldTokenHashes?: string[];
   /** Last unlock or first use of the day: tokens idle for TOKEN_IDLE_DAYS expire. */
   lastSeenAt?: number;
   /** The verification code hash this device claimed (pending only). */
@@ -27,12 +34,31 @@ export interface Device {
   push?: { token: string; isIOS: boolean; at: number };
 }
 
+/** How many earlier token hashes a device keeps for the PIN check (not for bearer use). */
+export const KEPT_TOKEN_HASHES = 8;
+
+/**
+ * `hashes` (newest first) without `except` and repeats, cut to KEPT_TOKEN_HASHES: the
+ * device's earlier tokens after a rotation or the first use of a new token.
+ */
+export function keptHashes(hashes: (string | undefined)[], except: string[]): string[] {
+  const out: string[] = [];
+  for (const h of hashes) {
+    if (h && !except.includes(h) && !out.includes(h)) out.push(h);
+  }
+  return out.slice(0, KEPT_TOKEN_HASHES);
+}
+
 export interface TokenRef {
   deviceId: string;
   userOid: string;
 }
 
-/** Devices by id, plus the token-hash index bearer auth reads (no double hashing per call). */
+/**
+ * Devices by id, plus the token-hash index bearer auth reads (no double hashing per call).
+ * The index holds exactly a device's `tokenHash` and `prevTokenHash`; `oldTokenHashes` are
+ * read only through the device record (the PIN check knows the device id).
+ */
 export class DeviceRepo {
   constructor(private kv: Deno.Kv) {}
 
