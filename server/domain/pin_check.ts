@@ -1,6 +1,6 @@
 import type { Deps } from "../env.ts";
 import { forbidden, HttpError } from "../errors.ts";
-import { type Device, keptHashes } from "../store/devices.ts";
+import { type Device, EARLIER_TOKEN_MS, keptTokens } from "../store/devices.ts";
 import { newToken, sha256, verifySecret } from "./secrets.ts";
 
 /** spec §9: five failed PIN attempts unregister the device. */
@@ -20,9 +20,13 @@ export async function tokenOf(d: Device, token: string): Promise<"current" | "pr
   return h === d.tokenHash ? "current" : h === d.prevTokenHash ? "previous" : null;
 }
 
+/** When the device's current token was handed out. */
+const issuedAt = (d: Device) => d.tokenIssuedAt ?? d.activatedAt ?? d.createdAt;
+
 /**
- * For the PIN check only: also an earlier token of this very device (`oldTokenHashes`),
- * which a browser killed before its cookies reached the disk may still present.
+ * For the PIN check only: also an earlier token of this very device (`oldTokens`, replaced
+ * within EARLIER_TOKEN_MS of the current one's issue), which a browser killed before its
+ * cookies reached the disk may still present.
  */
 async function pinTokenOf(
   d: Device,
@@ -30,7 +34,9 @@ async function pinTokenOf(
 ): Promise<"current" | "previous" | "older" | null> {
   const which = await tokenOf(d, token);
   if (which || !token) return which;
-  return d.oldTokenHashes?.includes(await sha256(token)) ? "older" : null;
+  const h = await sha256(token);
+  const since = issuedAt(d) - EARLIER_TOKEN_MS;
+  return d.oldTokens?.some((t) => t.hash === h && t.replacedAt >= since) ? "older" : null;
 }
 
 const pause = (i: number) => new Promise((r) => setTimeout(r, Math.random() * 4 * (i + 1)));
@@ -93,9 +99,9 @@ export async function checkPinAttempt(
 /**
  * After a right PIN: failures back to 0 and a new token. The presented token stays honoured
  * (as `prevTokenHash`) until the new one is first used, in case this answer is lost — unless
- * it was an older one: that never becomes a bearer again (it stays in `oldTokenHashes`,
- * which answers a lost answer's retry just as well). The replaced hashes move to
- * `oldTokenHashes` and leave the token index.
+ * it was an older one: that never becomes a bearer again (it stays in `oldTokens`, replaced
+ * now, which answers a lost answer's retry just as well). The replaced hashes move to
+ * `oldTokens` and leave the token index.
  */
 async function rotate(
   deps: Deps,
@@ -118,16 +124,24 @@ async function rotate(
     for (const old of [d.tokenHash, d.prevTokenHash]) {
       if (old && old !== prev) store.devices.forgetToken(op, old);
     }
+    const now = deps.now();
     const next: Device = {
       ...d,
       pinFailures: 0,
       tokenHash: hash,
       prevTokenHash: prev,
-      oldTokenHashes: keptHashes(
-        [d.tokenHash, d.prevTokenHash, ...(d.oldTokenHashes ?? [])],
-        prev ? [prev] : [],
+      tokenIssuedAt: now,
+      oldTokens: keptTokens(
+        [
+          { hash: d.tokenHash, replacedAt: now },
+          d.prevTokenHash ? { hash: d.prevTokenHash, replacedAt: issuedAt(d) } : null,
+          prev ? null : { hash: presentedHash, replacedAt: now },
+          ...(d.oldTokens ?? []),
+        ],
+        [prev],
+        now - EARLIER_TOKEN_MS,
       ),
-      lastSeenAt: deps.now(),
+      lastSeenAt: now,
     };
     if (!prev) delete next.prevTokenHash;
     if ((await store.devices.put(op, next).commit()).ok) return { token };
@@ -168,7 +182,11 @@ export async function touchToken(deps: Deps, entry: Deno.KvEntry<Device>, hash: 
   const next: Device = { ...d, lastSeenAt: deps.now() };
   if (first) {
     // The replaced token is now an earlier one: no bearer, still known to the PIN check.
-    next.oldTokenHashes = keptHashes([d.prevTokenHash, ...(d.oldTokenHashes ?? [])], [hash]);
+    next.oldTokens = keptTokens(
+      [{ hash: d.prevTokenHash!, replacedAt: issuedAt(d) }, ...(d.oldTokens ?? [])],
+      [hash],
+      issuedAt(d) - EARLIER_TOKEN_MS,
+    );
     delete next.prevTokenHash;
   }
   await store.devices.put(op, next).commit(); // a lost race leaves it for the next call

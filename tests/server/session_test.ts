@@ -543,7 +543,29 @@ Deno.test(
     assertError(r, 403, "wrong_pin");
     assert.equal(r.json.attemptsLeft, 4);
     const d = (await api.deps.store.devices.get(deviceId)).value!;
-    assert.ok((d.oldTokenHashes?.length ?? 0) <= 8, "a bounded list of earlier tokens");
+    assert.ok((d.oldTokens?.length ?? 0) <= 8, "a bounded list of earlier tokens");
+  }),
+);
+
+Deno.test(
+  "[session] an earlier token unlocks only if replaced shortly before the last unlock",
+  withApp(async (api) => {
+    const { token: t0, deviceId } = await api.activate(DEMO.employee, "135790");
+    const start = Date.now();
+    api.deps.now = () => start;
+    const t1 = await unlockAndUse(api, deviceId, t0);
+    // The owner unlocks again 10 minutes later: a copy of t0 (a profile copied before the
+    // first unlock) is worthless now, even with the PIN; t1, replaced just now, still unlocks.
+    api.deps.now = () => start + 10 * 60_000;
+    const t2 = await unlockAndUse(api, deviceId, t1);
+    const r = await checkPin(api, deviceId, t0, "135790");
+    assertError(r, 403, "wrong_pin");
+    assert.equal(r.json.attemptsLeft, 4);
+    assertOk(await checkPin(api, deviceId, t1, "135790"));
+    assertError(await api.call("GET", `${E}/pwalists`, { headers: bearer(t2) }), 401);
+    const d = (await api.deps.store.devices.get(deviceId)).value!;
+    assert.equal(d.pinFailures, 0);
+    assert.ok(d.oldTokens?.every((t) => t.replacedAt >= start + 8 * 60_000));
   }),
 );
 
