@@ -8,7 +8,15 @@ import {
   type Sealed,
   serializeSealed,
 } from "../crypto/device_key.ts";
-import { closeQCDB, getDeviceId, getToken, putDeviceId, putToken, wipeQCDB } from "../db/qcdb.ts";
+import {
+  closeQCDB,
+  getDeviceId,
+  getToken,
+  putDeviceId,
+  putToken,
+  qcdbExists,
+  wipeQCDB,
+} from "../db/qcdb.ts";
 import {
   clearAllQcCookies,
   COOKIE_NAMES,
@@ -25,7 +33,7 @@ export const currentKey = () => deviceKey;
 
 const PIN_FAILS = "qc_pinfail";
 
-/** The device id (cookie first, then QCDB), created once per installation. */
+/** The device id (QCDB first, then the cookie), created once per installation. */
 export function ensureDeviceId(): Promise<string> {
   // One at a time: boot starts it without waiting (the first screen does not need the id),
   // and every call that sends the device-id header awaits the same answer.
@@ -34,60 +42,142 @@ export function ensureDeviceId(): Promise<string> {
 }
 let deviceIdPending: Promise<string> | null = null;
 
+/**
+ * QCDB first, the cookie mirrors it: a cookie written less than ~30 s before the browser was
+ * killed may come back with the value it had before (e.g. a wiped installation's id).
+ */
 async function readOrMakeDeviceId(): Promise<string> {
-  let id = getCookie(COOKIE_NAMES.deviceId) ?? null;
-  if (!id) {
-    try {
-      id = (await getDeviceId()) ?? null;
-    } catch { /* QCDB unavailable: a fresh id is fine */ }
-  }
-  if (!id) id = newDeviceId();
-  setCookie(COOKIE_NAMES.deviceId, id);
+  const cookie = getCookie(COOKIE_NAMES.deviceId) ?? null;
+  let stored: string | null = null;
   try {
-    await putDeviceId(id);
-  } catch { /* the cookie is enough */ }
+    stored = (await getDeviceId()) ?? null;
+  } catch { /* QCDB unavailable: the cookie, or a fresh id, is fine */ }
+  const id = stored ?? cookie ?? newDeviceId();
+  if (stored !== id) {
+    try {
+      await putDeviceId(id);
+    } catch { /* the cookie is enough */ }
+  }
+  if (cookie !== id) setCookie(COOKIE_NAMES.deviceId, id);
   credentials.deviceId = id;
   return id;
 }
 
-/** spec §4: a PIN-length cookie means the app starts in PIN-unlock state. */
-export function storedPinLength(): number | null {
-  const n = Number(getCookie(COOKIE_NAMES.pinLength));
-  return Number.isInteger(n) && n >= 4 && n <= 8 && storedSealedCookie() ? n : null;
+/**
+ * One copy of the sealed token with its version (spec §4 PIN unlock). Phones kill PWAs and
+ * Chromium writes cookies to disk only every ~30 s, so after a kill the cookie may hold an
+ * older token than QCDB: QCDB is written first (strict durability), the cookie mirrors it,
+ * and of the two the copy with the higher `rev` wins.
+ */
+interface TokenCopy {
+  text: string;
+  sealed: Sealed;
+  rev: number;
+  pinlength: number;
 }
 
-function storedSealedCookie(): Sealed | null {
+/** The newest copy this page has read or written (its `rev` orders the next write). */
+let newest: TokenCopy | null = null;
+
+const validLength = (n: number) => Number.isInteger(n) && n >= 4 && n <= 8;
+
+/** The cookie's copy: `<sealed>~<rev>` (a cookie from before versions has rev 0). */
+function cookieCopy(): TokenCopy | null {
   const raw = getCookie(COOKIE_NAMES.encToken);
-  return raw ? parseSealed(raw) : null;
+  const pinlength = Number(getCookie(COOKIE_NAMES.pinLength));
+  if (!raw || !validLength(pinlength)) return null;
+  const cut = raw.lastIndexOf("~");
+  const text = cut < 0 ? raw : raw.slice(0, cut);
+  const rev = cut < 0 ? 0 : Number(raw.slice(cut + 1));
+  const sealed = parseSealed(text);
+  return sealed && Number.isSafeInteger(rev) && rev >= 0 ? { text, sealed, rev, pinlength } : null;
 }
 
-/** The sealed token: cookie first, QCDB as the second copy. */
-export async function storedSealed(): Promise<Sealed | null> {
-  const c = storedSealedCookie();
-  if (c) return c;
+async function dbCopy(): Promise<TokenCopy | null> {
   try {
     const rec = await getToken();
-    return rec ? parseSealed(rec.token) : null;
+    const sealed = rec ? parseSealed(rec.token) : null;
+    if (!rec || !sealed || !validLength(rec.pinlength)) return null;
+    return { text: rec.token, sealed, rev: rec.rev ?? 0, pinlength: rec.pinlength };
   } catch {
-    return null;
+    return null; // QCDB unavailable: the cookie is all there is
+  }
+}
+
+const cookieValue = (c: TokenCopy) => `${c.text}~${c.rev}`;
+
+/** Makes the cookies mirror `c` (after QCDB held a newer copy, or the cookie was lost). */
+function mirror(c: TokenCopy): void {
+  if (getCookie(COOKIE_NAMES.encToken) !== cookieValue(c)) {
+    setCookie(COOKIE_NAMES.encToken, cookieValue(c));
+  }
+  if (getCookie(COOKIE_NAMES.pinLength) !== String(c.pinlength)) {
+    setCookie(COOKIE_NAMES.pinLength, String(c.pinlength));
   }
 }
 
 /**
+ * Stores a new sealed token: QCDB first, with strict durability, then the cookies. Its rev
+ * is above every copy seen, and at least the time (a cookie of a wiped installation that
+ * came back after a kill has a lower one).
+ */
+async function writeCopy(text: string, salt: string, pinlength: number): Promise<void> {
+  const rev = Math.max(Date.now(), (newest?.rev ?? 0) + 1);
+  const copy: TokenCopy = { text, sealed: parseSealed(text)!, rev, pinlength };
+  try {
+    await putToken({ token: text, pin: salt, pinlength, rev });
+  } catch { /* QCDB unavailable: the cookie is the only copy */ }
+  newest = copy;
+  mirror(copy);
+}
+
+/**
+ * spec §4: a PIN-length cookie means the app starts in PIN-unlock state. Synchronous, from
+ * the cookies (or a copy read from QCDB earlier); {@link durablePinLength} also asks QCDB.
+ */
+export function storedPinLength(): number | null {
+  return cookieCopy()?.pinlength ?? newest?.pinlength ?? null;
+}
+
+/**
+ * The PIN length when the device is activated, asking QCDB when the cookies do not say so:
+ * a browser killed within ~30 s of the activation comes back without them (spec §4).
+ */
+export async function durablePinLength(): Promise<number | null> {
+  const len = storedPinLength();
+  if (len) return len;
+  if (!(await qcdbExists())) return null;
+  const c = await dbCopy();
+  if (!c) return null;
+  newest = c;
+  mirror(c);
+  return c.pinlength;
+}
+
+/** The sealed token: the newer of the cookie's and QCDB's copies (the cookie then mirrors it). */
+export async function storedSealed(): Promise<Sealed | null> {
+  const [c, d] = [cookieCopy(), await dbCopy()];
+  const best = c && d ? (d.rev > c.rev ? d : c) : c ?? d;
+  if (!best) return null;
+  newest = best;
+  if (best !== c) mirror(best);
+  return best.sealed;
+}
+
+/**
  * Seals the access token under a key derived from the new PIN (random salt, 600k
- * iterations) and stores it in the cookie and in QCDB; the clear token stays in memory.
+ * iterations) and stores it durably in QCDB, then in the cookies; the clear token stays in
+ * memory. Resolves once the device can be unlocked after a kill (spec §4).
  */
 export async function storeToken(token: string, pin: string): Promise<void> {
   const kdf = newKdfParams();
   const key = await deriveDeviceKey(pin, kdf);
   const sealed = await seal(key, kdf, token);
-  const text = serializeSealed(sealed);
-  setCookie(COOKIE_NAMES.encToken, text);
-  setCookie(COOKIE_NAMES.pinLength, String(pin.length));
-  await putToken({ token: text, pin: kdf.salt, pinlength: pin.length });
+  newest = null; // a new installation: no earlier copy orders this one
+  await writeCopy(serializeSealed(sealed), kdf.salt, pin.length);
   deviceKey = key;
   credentials.bearer = token;
-  sealedInUse = text;
+  sealedInUse = getCookie(COOKIE_NAMES.encToken) ?? null;
   resetPinFailures();
 }
 
@@ -103,15 +193,12 @@ export async function openToken(
 
 /**
  * The server rotates the bearer token at every unlock: seal the new one under the same key
- * (same salt and iterations: no second PBKDF2 run) in the cookie and in QCDB.
+ * (same salt and iterations: no second PBKDF2 run), durably in QCDB, then in the cookie,
+ * before it is used.
  */
 export async function replaceToken(token: string, key: CryptoKey, sealed: Sealed): Promise<void> {
   const text = serializeSealed(await seal(key, sealed.kdf, token));
-  const pinlength = storedPinLength() ?? 6;
-  setCookie(COOKIE_NAMES.encToken, text);
-  try {
-    await putToken({ token: text, pin: sealed.kdf.salt, pinlength });
-  } catch { /* the cookie holds it; QCDB's copy is the spare */ }
+  await writeCopy(text, sealed.kdf.salt, newest?.pinlength ?? storedPinLength() ?? 6);
 }
 
 /** The sealed token this window unlocked with (to tell a rotation in another window). */
@@ -159,6 +246,7 @@ export function resetPinFailures(): void {
 /** spec §4/§8: wipe every local trace: QCDB, cookies, local storage, runtime caches. */
 export async function wipeLocalData(): Promise<void> {
   lock();
+  newest = null;
   credentials.deviceId = null;
   clearAllQcCookies();
   try {

@@ -32,6 +32,7 @@ import {
 import {
   adoptSession,
   countPinFailure,
+  durablePinLength,
   ensureDeviceId,
   lock,
   openToken,
@@ -61,10 +62,12 @@ function fail(message: string): void {
 export async function boot(): Promise<void> {
   const cached = cachedTranslation(preferredLanguage());
   if (cached) applyTranslation(cached.translation, cached.locale);
-  const len = storedPinLength();
+  // The first screen depends on cookies when they say the device is activated: shown before
+  // QCDB is opened (a first visit's database creation is what the PIN pad's first paint
+  // waited for). Without them QCDB decides, if it exists: a browser killed within ~30 s of
+  // the activation comes back without its cookies (spec §4).
+  const len = storedPinLength() ?? await durablePinLength();
   pinLength.value = len ?? 6;
-  // The first screen depends on cookies only: shown before QCDB is opened for the device id
-  // (a first visit's database creation is what the PIN pad's first paint waited for).
   phase.value = len ? "unlock" : "activate";
   await ensureDeviceId();
   await Promise.allSettled([loadInitialize(), loadTranslation()]);

@@ -7,7 +7,9 @@
  * lists. Nothing secret is stored in clear:
  *
  * - `token` keeps one {@link TokenRecord}: the sealed token (same text as the
- *   `qc_enctoken` cookie), never the clear token or PIN.
+ *   `qc_enctoken` cookie, which mirrors it), never the clear token or PIN.
+ *   It is written with strict durability before the token is used: phones
+ *   kill PWAs, and Chromium writes cookies to disk only every ~30 s.
  * - `lists`, `approvals` and the five lookup stores keep {@link CachedBlob}s:
  *   `encryptJson()` output under a caller-chosen `key` (e.g. `"pwalists"`,
  *   `"ledgers:<oid>:<ccoid>"`). Every one of these stores has a unique `key`
@@ -55,6 +57,12 @@ export interface TokenRecord {
   pin: string;
   /** Digits in the PIN (spec §9: 6), as in the `qc_pinlength` cookie. */
   pinlength: number;
+  /**
+   * Version of this copy of the sealed token, also carried by the cookie: of
+   * two copies the higher one is the newer (absent in records written before
+   * it existed: 0).
+   */
+  rev?: number;
 }
 
 /** The one record of the `deviceid` store (spec §7: `device-id` header). */
@@ -253,19 +261,35 @@ export async function wipeQCDB(): Promise<void> {
   });
 }
 
-/** Replaces the stored token record (there is only ever one). */
+/**
+ * Replaces the stored token record (there is only ever one). Resolves once it
+ * is on disk (strict durability): the app may use the token after that.
+ */
 export async function putToken(rec: Omit<TokenRecord, "id">): Promise<void> {
   const db = await openQCDB();
-  const tx = db.transaction("token", "readwrite");
+  const tx = db.transaction("token", "readwrite", { durability: "strict" });
   // Clear first: the unique indexes would refuse a second record. Awaiting
   // tx.done alongside reports an aborted transaction here, not as an
   // unhandled rejection.
-  const { token, pin, pinlength } = rec;
+  const { token, pin, pinlength, rev } = rec;
   await Promise.all([
     tx.store.clear(),
-    tx.store.add({ token, pin, pinlength }),
+    tx.store.add({ token, pin, pinlength, rev }),
     tx.done,
   ]);
+}
+
+/**
+ * Whether QCDB exists, without creating it (where the browser can tell):
+ * a first visit's start screen need not wait for the database's creation.
+ */
+export async function qcdbExists(): Promise<boolean> {
+  if (typeof indexedDB.databases !== "function") return true;
+  try {
+    return (await indexedDB.databases()).some((d) => d.name === QCDB_NAME);
+  } catch {
+    return true;
+  }
 }
 
 /** The stored token record, or `undefined` before activation. */
@@ -277,7 +301,7 @@ export async function getToken(): Promise<TokenRecord | undefined> {
 /** Replaces the stored device id (there is only ever one). */
 export async function putDeviceId(deviceid: string): Promise<void> {
   const db = await openQCDB();
-  const tx = db.transaction("deviceid", "readwrite");
+  const tx = db.transaction("deviceid", "readwrite", { durability: "strict" });
   await Promise.all([tx.store.clear(), tx.store.add({ deviceid }), tx.done]);
 }
 

@@ -1,6 +1,6 @@
 import type { Deps } from "../env.ts";
 import { forbidden, HttpError } from "../errors.ts";
-import type { Device } from "../store/devices.ts";
+import { type Device, EARLIER_TOKEN_MS, keptTokens } from "../store/devices.ts";
 import { newToken, sha256, verifySecret } from "./secrets.ts";
 
 /** spec §9: five failed PIN attempts unregister the device. */
@@ -20,6 +20,25 @@ export async function tokenOf(d: Device, token: string): Promise<"current" | "pr
   return h === d.tokenHash ? "current" : h === d.prevTokenHash ? "previous" : null;
 }
 
+/** When the device's current token was handed out. */
+const issuedAt = (d: Device) => d.tokenIssuedAt ?? d.activatedAt ?? d.createdAt;
+
+/**
+ * For the PIN check only: also an earlier token of this very device (`oldTokens`, replaced
+ * within EARLIER_TOKEN_MS of the current one's issue), which a browser killed before its
+ * cookies reached the disk may still present.
+ */
+async function pinTokenOf(
+  d: Device,
+  token: string,
+): Promise<"current" | "previous" | "older" | null> {
+  const which = await tokenOf(d, token);
+  if (which || !token) return which;
+  const h = await sha256(token);
+  const since = issuedAt(d) - EARLIER_TOKEN_MS;
+  return d.oldTokens?.some((t) => t.hash === h && t.replacedAt >= since) ? "older" : null;
+}
+
 const pause = (i: number) => new Promise((r) => setTimeout(r, Math.random() * 4 * (i + 1)));
 const busy = () => new HttpError(409, "conflict", "Please retry");
 
@@ -27,9 +46,12 @@ const busy = () => new HttpError(409, "conflict", "Please retry");
  * spec §7 pwacheckpinvalid, counted before it is evaluated (GUIDE §5): each attempt first
  * commits pinFailures + 1 on the device's version, so N parallel guesses count N and at
  * most MAX_PIN_FAILURES are ever evaluated. The token is compared first (cheap) and the
- * PIN hash runs only when it matches, so without the device's token every PIN, right or
- * wrong, gets the same counted 'wrong_pin'. A success resets the count and rotates the
- * token: the answer carries the new one.
+ * PIN hash runs only when it is one of this device's, so without one every PIN, right or
+ * wrong, gets the same counted 'wrong_pin'. A token the device held earlier (spec §4: the
+ * browser may restart on an older copy of its sealed token) is treated like the current
+ * one: with the right PIN it unlocks, with a wrong one it gets the same counted 'wrong_pin'
+ * as the current or an unknown token would (no oracle). A success resets the count and
+ * rotates the token: the answer carries the new one.
  */
 export async function checkPinAttempt(
   deps: Deps,
@@ -56,8 +78,10 @@ export async function checkPinAttempt(
       await pause(i);
       continue;
     }
-    const which = await tokenOf(d, token);
-    if (which && (await verifySecret(pin, d.pin))) return await rotate(deps, deviceId, token);
+    const which = await pinTokenOf(d, token);
+    if (which && (await verifySecret(pin, d.pin))) {
+      return await rotate(deps, deviceId, token, which);
+    }
     if (counted.pinFailures >= MAX_PIN_FAILURES) {
       const now = await store.devices.get(deviceId);
       if (now.value && now.value.pinFailures >= MAX_PIN_FAILURES) {
@@ -74,12 +98,22 @@ export async function checkPinAttempt(
 
 /**
  * After a right PIN: failures back to 0 and a new token. The presented token stays honoured
- * (as `prevTokenHash`) until the new one is first used, in case this answer is lost.
+ * (as `prevTokenHash`) until the new one is first used, in case this answer is lost — unless
+ * it was an older one: that never becomes a bearer again (it stays in `oldTokens`, replaced
+ * now, which answers a lost answer's retry just as well). The replaced hashes move to
+ * `oldTokens` and leave the token index.
  */
-async function rotate(deps: Deps, deviceId: string, presented: string): Promise<{ token: string }> {
+async function rotate(
+  deps: Deps,
+  deviceId: string,
+  presented: string,
+  which: "current" | "previous" | "older",
+): Promise<{ token: string }> {
   const { store } = deps;
   const token = newToken();
-  const [hash, prev] = [await sha256(token), await sha256(presented)];
+  const hash = await sha256(token);
+  const presentedHash = await sha256(presented);
+  const prev = which === "older" ? undefined : presentedHash;
   for (let i = 0; i < 40; i++) {
     const entry = await store.devices.get(deviceId);
     const d = entry.value;
@@ -90,13 +124,26 @@ async function rotate(deps: Deps, deviceId: string, presented: string): Promise<
     for (const old of [d.tokenHash, d.prevTokenHash]) {
       if (old && old !== prev) store.devices.forgetToken(op, old);
     }
+    const now = deps.now();
     const next: Device = {
       ...d,
       pinFailures: 0,
       tokenHash: hash,
       prevTokenHash: prev,
-      lastSeenAt: deps.now(),
+      tokenIssuedAt: now,
+      oldTokens: keptTokens(
+        [
+          { hash: d.tokenHash, replacedAt: now },
+          d.prevTokenHash ? { hash: d.prevTokenHash, replacedAt: issuedAt(d) } : null,
+          prev ? null : { hash: presentedHash, replacedAt: now },
+          ...(d.oldTokens ?? []),
+        ],
+        [prev],
+        now - EARLIER_TOKEN_MS,
+      ),
+      lastSeenAt: now,
     };
+    if (!prev) delete next.prevTokenHash;
     if ((await store.devices.put(op, next).commit()).ok) return { token };
     await pause(i);
   }
@@ -133,6 +180,14 @@ export async function touchToken(deps: Deps, entry: Deno.KvEntry<Device>, hash: 
   const op = store.kv.atomic().check(entry);
   if (first) store.devices.forgetToken(op, d.prevTokenHash!);
   const next: Device = { ...d, lastSeenAt: deps.now() };
-  if (first) delete next.prevTokenHash;
+  if (first) {
+    // The replaced token is now an earlier one: no bearer, still known to the PIN check.
+    next.oldTokens = keptTokens(
+      [{ hash: d.prevTokenHash!, replacedAt: issuedAt(d) }, ...(d.oldTokens ?? [])],
+      [hash],
+      issuedAt(d) - EARLIER_TOKEN_MS,
+    );
+    delete next.prevTokenHash;
+  }
   await store.devices.put(op, next).commit(); // a lost race leaves it for the next call
 }

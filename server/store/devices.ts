@@ -15,6 +15,16 @@ export interface Device {
    * used: a rotation whose answer was lost must not turn the right PIN into a failure.
    */
   prevTokenHash?: string;
+  /** When the current token was handed out (activation or the last unlock). */
+  tokenIssuedAt?: number;
+  /**
+   * Tokens this device held before `prevTokenHash`, newest first, each with the time it
+   * stopped being current; at most KEPT_TOKENS, replaced at most EARLIER_TOKEN_MS before
+   * the current one was issued. Never a bearer and not in the token index: with the right PIN
+   * they unlock (and get the current token), because a browser killed before it wrote its
+   * cookies to disk (every ~30 s) may start on an older copy of its sealed token (spec §4).
+   */
+  oldTokens?: EarlierToken[];
   /** Last unlock or first use of the day: tokens idle for TOKEN_IDLE_DAYS expire. */
   lastSeenAt?: number;
   /** The verification code hash this device claimed (pending only). */
@@ -27,12 +37,47 @@ export interface Device {
   push?: { token: string; isIOS: boolean; at: number };
 }
 
+export interface EarlierToken {
+  hash: string;
+  replacedAt: number;
+}
+
+/** How many earlier tokens a device keeps for the PIN check (never for bearer use). */
+export const KEPT_TOKENS = 8;
+/**
+ * How long before the current token was issued an earlier one may have been replaced and
+ * still unlock with the right PIN: Chromium's cookie flush (~30 s) with a wide margin. Older
+ * copies (a profile copied before the owner's last unlock but one) stay worthless.
+ */
+export const EARLIER_TOKEN_MS = 2 * 60_000;
+
+/**
+ * `tokens` (newest first) without `except` and repeats, replaced since `since`, cut to
+ * KEPT_TOKENS: the device's earlier tokens after a rotation or the first use of a new token.
+ */
+export function keptTokens(
+  tokens: (EarlierToken | null)[],
+  except: (string | undefined)[],
+  since: number,
+): EarlierToken[] {
+  const out: EarlierToken[] = [];
+  for (const t of tokens) {
+    if (!t || t.replacedAt < since || except.includes(t.hash)) continue;
+    if (!out.some((o) => o.hash === t.hash)) out.push(t);
+  }
+  return out.slice(0, KEPT_TOKENS);
+}
+
 export interface TokenRef {
   deviceId: string;
   userOid: string;
 }
 
-/** Devices by id, plus the token-hash index bearer auth reads (no double hashing per call). */
+/**
+ * Devices by id, plus the token-hash index bearer auth reads (no double hashing per call).
+ * The index holds exactly a device's `tokenHash` and `prevTokenHash`; `oldTokens` are
+ * read only through the device record (the PIN check knows the device id).
+ */
 export class DeviceRepo {
   constructor(private kv: Deno.Kv) {}
 
