@@ -336,7 +336,8 @@ Deno.test({
   ...opts,
   fn: async () => {
     const rx = startReceiver({ subject: "mailto:ops@qcard.example" });
-    const r = await relayed({}, {
+    const r = await relayed({ PUSH_HOSTS: rx.origin }, {
+      PUSH_HOSTS: rx.origin,
       PUSH_RELAY_SECRET: "s".repeat(40),
       VAPID_SUBJECT: "mailto:ops@qcard.example",
     });
