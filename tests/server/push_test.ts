@@ -7,6 +7,7 @@ import webpush from "web-push";
 import { parseConfig } from "../../server/config.ts";
 import { enqueue, pushService } from "../../server/push/mod.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
+import { sendPush } from "../../server/push/send.ts";
 import { KNOWN_PUSH_HOSTS, parsePushSubscription } from "../../server/push/subscription.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { assertError, assertOk, bearer, type Headers } from "./api.ts";
@@ -502,6 +503,14 @@ Deno.test("[push] endpoints: only https URLs of the push services allowed (PUSH_
   } finally {
     await api.close();
   }
+  // A subscription stored before the list was narrowed is not posted to: dropped as gone.
+  const pair = webpush.generateVAPIDKeys();
+  const stale = JSON.parse((await rx.subscribe("stale")).token);
+  const opts = { ttlSeconds: 60, urgency: "normal" as const, timeoutMs: 5_000 };
+  const vapid = { ...pair, subject: SUBJECT };
+  const out = await sendPush(stale, "{}", vapid, { ...opts, hosts: [...KNOWN_PUSH_HOSTS] });
+  assert.deepEqual(out, { kind: "gone", status: 0 });
+  assert.equal(rx.deliveries.length + rx.errors.length, 0, "nothing reached the receiver");
   // Configured explicitly, the local receiver is allowed; nothing else is added.
   const hosts = parseConfig({ PUSH_HOSTS: `${rx.origin}, fcm.googleapis.com` }).PUSH_HOSTS;
   assert.deepEqual(hosts, [rx.origin, "fcm.googleapis.com"]);
