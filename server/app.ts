@@ -39,8 +39,8 @@ const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   invalid_request: 400,
 };
 
-/** Pages for developers and tests: see devOnly. */
-export const DEV_PAGES = ["/_outbox", "/_issuer"];
+/** Pages for developers and tests (/_outbox, /_issuer): every path under it, see devOnly. */
+export const DEV_PREFIX = "/_";
 
 export { MAX_JSON_BODY } from "./middleware/body.ts";
 
@@ -113,8 +113,10 @@ export function createApp(
   // Relay mode (issue 14): the upstream hands pushes to the edge, signed (server/push/edge.ts).
   if (edgePushEnabled(deps.config)) app.route("/edge/push", edgePushRoutes());
 
-  // Development pages: loopback (or DEV_SECRET) only, never in production.
-  for (const page of DEV_PAGES) app.use(`${page}/*`, devOnly());
+  // Development pages: loopback peer and Host (or DEV_SECRET) only, never in production, no
+  // cross-site writes; every /_ path, so a page added later is covered too.
+  const dev = devOnly();
+  app.use("*", (c, next) => c.req.path.startsWith(DEV_PREFIX) ? dev(c, next) : next());
   const upstream = deps.config.UPSTREAM_URL;
   app.route("/healthz", healthRoutes({ upstream: upstream ? upstreamProbe(upstream) : undefined }));
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));

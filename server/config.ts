@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { LOG_LEVELS } from "./log.ts";
+import { KNOWN_PUSH_HOSTS, pushHostIssue, pushHostList } from "./push/subscription.ts";
 
 /** The version line the spec fixes (§1). */
 export const APP_VERSION = "2.25.0211";
@@ -127,6 +128,13 @@ export const ConfigSchema = z.object({
    * (Apple answers 403 BadJwtToken to placeholders such as mailto:x@example.com).
    */
   VAPID_SUBJECT: z.string().optional(),
+  /**
+   * Push endpoints accepted (README, security model), comma-separated: push services' host
+   * names (`*.` for a service's subdomains; https on port 443 only) or exact origins (a local
+   * test receiver, `http://127.0.0.1:8125`; https only in production). Default: the known
+   * push services (server/push/subscription.ts KNOWN_PUSH_HOSTS).
+   */
+  PUSH_HOSTS: z.string().default(KNOWN_PUSH_HOSTS.join(",")).transform(pushHostList),
   // Relay mode (issue 14): server/relay/.
   /** The system of record: every /bonita/* call is relayed to it (the edge serves the client). */
   UPSTREAM_URL: z.url().optional(),
@@ -180,6 +188,10 @@ export const ConfigSchema = z.object({
   }
   messageIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
   vapidIssues(c).forEach(([path, message]) => ctx.addIssue({ code: "custom", path, message }));
+  for (const entry of c.PUSH_HOSTS) {
+    const issue = pushHostIssue(entry, c.APP_ENV === "production");
+    if (issue) ctx.addIssue({ code: "custom", path: ["PUSH_HOSTS"], message: issue });
+  }
 });
 
 /** Issue 15's settings: SMS transport, CA, backoff bounds. */

@@ -18,11 +18,13 @@ export const SHELL_URL = "/index.html";
 
 /**
  * Paths the service worker must never answer or store: the API (card data must never be
- * cached by the SW) and the developer mail outbox. Matched against pathname + search.
+ * cached by the SW) and every development page (/_outbox, /_issuer and any other path
+ * starting with "/_": the server's own pages, never the app shell). Matched against
+ * pathname + search.
  */
 export const PASS_THROUGH: readonly RegExp[] = [
   /^\/bonita(?:[/?]|$)/,
-  /^\/_outbox(?:[/?]|$)/,
+  /^\/_/,
 ];
 
 /** Navigations that do not get the shell: pass-through paths and paths naming a file. */

@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 import { timingSafeEqual } from "../domain/secrets.ts";
+import { forbidden } from "../errors.ts";
 
 /** The peer address Deno.serve hands to app.fetch; null in-process (app.request). */
 export function peerAddress(c: Context<AppEnv>): string | null {
@@ -64,20 +65,68 @@ export function isLoopback(addr: string | null): boolean {
 
 const FORWARDED = ["forwarded", "x-forwarded-for", "x-real-ip", "via"];
 
+/** `localhost`, a 127.0.0.0/8 address or `[::1]`, with any port: a Host naming this machine. */
+const LOOPBACK_HOST = /^(localhost|127\.\d{1,3}\.\d{1,3}\.\d{1,3}|\[::1\])(:\d{1,5})?$/i;
+
 /**
- * Development pages (/_outbox, later /_issuer): never in production; otherwise only to a
- * direct loopback peer (a request relayed by a proxy on this host carries forwarding
- * headers and is not trusted as local) or to a caller presenting DEV_SECRET in the
- * `x-dev-secret` header. Anyone else gets the same 404 as a path that does not exist.
+ * The host the request names is this machine: its Host header (when sent) and the authority
+ * of its URL (Deno builds it from Host, or from HTTP/2's :authority) are loopback names.
+ * A page reached through a name that resolves here (DNS rebinding) is not.
+ */
+export function loopbackHost(c: Context<AppEnv>): boolean {
+  const header = c.req.header("host");
+  if (header !== undefined && !LOOPBACK_HOST.test(header)) return false;
+  try {
+    return LOOPBACK_HOST.test(new URL(c.req.url).host);
+  } catch {
+    return false;
+  }
+}
+
+const SAFE_METHODS = ["GET", "HEAD", "OPTIONS"];
+
+/**
+ * A write another site made the browser send: `Sec-Fetch-Site` other than same-origin (or
+ * none, the user's own navigation), or an `Origin` other than the page's own. The page's own
+ * form arrives with `Origin: null` (our Referrer-Policy is no-referrer, and Chromium then
+ * sends null on a POST): believed only with `Sec-Fetch-Site: same-origin`, which no other
+ * site can make a browser send. Tools that send neither header (curl, the tests' JSON calls)
+ * are not browsers carrying someone's session.
+ */
+export function crossSiteWrite(c: Context<AppEnv>): boolean {
+  if (SAFE_METHODS.includes(c.req.method)) return false;
+  const site = c.req.header("sec-fetch-site");
+  if (site !== undefined && site !== "same-origin" && site !== "none") return true;
+  const origin = c.req.header("origin");
+  if (origin === undefined) return false;
+  if (origin === "null") return site === undefined;
+  try {
+    return origin !== new URL(c.req.url).origin;
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Development pages (every path starting with "/_": /_outbox, /_issuer): never in
+ * production; otherwise only to a direct loopback peer that names a loopback Host (a request
+ * relayed by a proxy on this host carries forwarding headers and is not trusted as local; a
+ * foreign Host is a rebinding page, README security model) or to a caller presenting
+ * DEV_SECRET in the `x-dev-secret` header. Anyone else gets the same 404 as a path that does
+ * not exist. A write another site sent (a form posting a purchase) is refused with 403.
  */
 export function devOnly(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { config } = c.var.deps;
     const secret = c.req.header("x-dev-secret");
-    const local = isLoopback(peerAddress(c)) && !FORWARDED.some((h) => c.req.header(h));
+    const local = isLoopback(peerAddress(c)) && loopbackHost(c) &&
+      !FORWARDED.some((h) => c.req.header(h));
     const bySecret = !!config.DEV_SECRET && !!secret && timingSafeEqual(secret, config.DEV_SECRET);
     if (config.APP_ENV === "production" || !(local || bySecret)) {
       return c.json({ error: "not_found", message: "Not found" }, 404);
+    }
+    if (crossSiteWrite(c)) {
+      throw forbidden("cross_site", "Development pages accept writes from their own pages only");
     }
     await next();
   };

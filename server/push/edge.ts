@@ -98,7 +98,7 @@ export function edgePushRoutes(): Hono<AppEnv> {
     }
     const req = parsed.data;
     const sub = parsePushSubscription(JSON.stringify(req.subscription), {
-      allowLoopbackHttp: config.APP_ENV !== "production",
+      hosts: config.PUSH_HOSTS,
     });
     if (typeof sub === "string") return fail(400, "invalid_subscription", sub);
     const key = await endpointKey(sub.endpoint);
@@ -108,6 +108,7 @@ export function edgePushRoutes(): Hono<AppEnv> {
     const vapid = await vapidKeys(config, kv);
     if (!vapid) return fail(503, "push_off", "Push is off on the edge (no VAPID keys)");
     const outcome = await sendPush(sub, req.payload, vapid, {
+      hosts: config.PUSH_HOSTS,
       ttlSeconds: req.ttlSeconds,
       urgency: req.urgency,
       timeoutMs: Math.min(config.MESSAGE_SEND_TIMEOUT_MS, 30_000),
@@ -155,9 +156,7 @@ export async function recordEdgeRegistration(
   if (typeof pushToken !== "string" || typeof deviceId !== "string") return;
   if (!deviceId || deviceId.length > 256) return;
   const sub = body.pushToken
-    ? parsePushSubscription(body.pushToken, {
-      allowLoopbackHttp: deps.config.APP_ENV !== "production",
-    })
+    ? parsePushSubscription(body.pushToken, { hosts: deps.config.PUSH_HOSTS })
     : null;
   if (typeof sub === "string") return;
   const newKey = sub ? await endpointKey(sub.endpoint) : null;

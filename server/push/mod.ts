@@ -117,7 +117,8 @@ function pushSender(deps: Deps): () => Promise<PushSender | null> {
   if (c.PUSH_RELAY_URL) return () => Promise.resolve(null);
   return async () => {
     const vapid = await vapidKeys(c, deps.store.kv);
-    return vapid && ((sub, payload, opts) => sendPush(sub, payload, vapid, opts));
+    return vapid &&
+      ((sub, payload, opts) => sendPush(sub, payload, vapid, { ...opts, hosts: c.PUSH_HOSTS }));
   };
 }
 

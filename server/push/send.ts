@@ -1,6 +1,6 @@
 import webpush from "web-push";
 import type { Vapid } from "./keys.ts";
-import type { PushSubscriptionJson } from "./subscription.ts";
+import { endpointIssue, type PushSubscriptionJson } from "./subscription.ts";
 
 export type Urgency = "very-low" | "low" | "normal" | "high";
 
@@ -20,6 +20,11 @@ export interface SendOptions {
   ttlSeconds: number;
   urgency: Urgency;
   timeoutMs: number;
+  /**
+   * The push services allowed (config PUSH_HOSTS): a subscription stored before they were
+   * narrowed is not posted to, and is dropped as gone.
+   */
+  hosts?: readonly string[];
 }
 
 /**
@@ -34,6 +39,9 @@ export async function sendPush(
   vapid: Vapid,
   opts: SendOptions,
 ): Promise<PushOutcome> {
+  if (opts.hosts && endpointIssue(new URL(sub.endpoint), opts.hosts)) {
+    return { kind: "gone", status: 0 };
+  }
   // The VAPID JWT is signed once per push service and hour, not once per push (half the
   // cost of a push under Deno's node:crypto); web-push still encrypts each payload.
   const d = webpush.generateRequestDetails(sub, payload, {

@@ -23,17 +23,90 @@ const Schema = z.object({
   }),
 });
 
-const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
+/**
+ * The push services' hosts (README, configuration: PUSH_HOSTS), the default allow-list of
+ * endpoint hosts: Chromium browsers (Chrome, Opera, Samsung Internet…) FCM; Firefox Mozilla's
+ * autopush; Safari Apple's Web Push; Edge on Windows WNS (a host per region).
+ */
+export const KNOWN_PUSH_HOSTS: readonly string[] = [
+  "fcm.googleapis.com",
+  "updates.push.services.mozilla.com",
+  "push.services.mozilla.com",
+  "web.push.apple.com",
+  "*.notify.windows.com",
+];
+
+/** Names that never reach a push service: this network's own, or reserved (RFC 6761, 8375). */
+const INTERNAL =
+  /(^|\.)(localhost|local|internal|intranet|lan|home\.arpa|corp|test|invalid|example)$/;
+const DNS_NAME =
+  /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**
- * Parses and checks a push token (spec §7 pwaregisterpushtoken): the endpoint is https on a
- * named host (a push service: never an IP literal or a local name, since the server POSTs
- * to it); outside production, http to loopback too (the tests' local push receiver).
- * Returns the subscription or the reason it is refused.
+ * Why a PUSH_HOSTS entry is refused, or null. An entry is a push service's host name, a
+ * wildcard `*.` followed by one, or an exact origin (`http://127.0.0.1:8125`: a local test
+ * receiver, named one by one in tests and development; production takes https origins only).
+ */
+export function pushHostIssue(entry: string, production: boolean): string | null {
+  if (entry.includes("://")) {
+    let u: URL;
+    try {
+      u = new URL(entry);
+    } catch {
+      return `${entry}: not a URL`;
+    }
+    if (u.origin === "null" || u.origin !== entry) {
+      return `${entry}: an origin only (scheme, host, port)`;
+    }
+    if (u.protocol !== "https:" && (production || u.protocol !== "http:")) {
+      return `${entry}: ${production ? "production takes https origins only" : "http or https"}`;
+    }
+    return null;
+  }
+  const name = entry.startsWith("*.") ? entry.slice(2) : entry;
+  if (!DNS_NAME.test(name) || INTERNAL.test(name)) {
+    return `${entry}: a push service's public host name (no IP address, port or trailing dot)`;
+  }
+  return null;
+}
+
+/** Splits PUSH_HOSTS (comma-separated, case-insensitive). */
+export function pushHostList(text: string): string[] {
+  return text.split(",").map((e) => e.trim().toLowerCase().replace(/\/+$/, "")).filter(Boolean);
+}
+
+/**
+ * Why a push endpoint is refused, or null (spec §7 pwaregisterpushtoken; README security
+ * model: the server POSTs to it, so it must be a real push service). An exact origin of
+ * `hosts` is taken as configured; otherwise https on the default port, a public DNS name (no IP
+ * literal, no trailing dot, no internal name) that one of `hosts` names.
+ */
+export function endpointIssue(url: URL, hosts: readonly string[]): string | null {
+  if (url.username || url.password) return "endpoint: no credentials allowed";
+  if (hosts.includes(url.origin)) return null;
+  if (url.protocol !== "https:") return "endpoint: must be https";
+  if (url.port !== "") return "endpoint: a push service's default port only";
+  const host = url.hostname;
+  if (host.endsWith(".") || host.startsWith("[") || /^[\d.]+$/.test(host)) {
+    return "endpoint: must be a push service's host name";
+  }
+  if (!DNS_NAME.test(host) || INTERNAL.test(host)) {
+    return "endpoint: must be a push service's host name";
+  }
+  const listed = hosts.some((h) =>
+    h.startsWith("*.") ? host.endsWith(h.slice(1)) : !h.includes("://") && host === h
+  );
+  return listed ? null : "endpoint: not a known push service (PUSH_HOSTS)";
+}
+
+/**
+ * Parses and checks a push token (spec §7 pwaregisterpushtoken): the subscription's shape,
+ * and its endpoint against the push services allowed (`hosts`, config PUSH_HOSTS; see
+ * endpointIssue). Returns the subscription or the reason it is refused.
  */
 export function parsePushSubscription(
   text: string,
-  opts: { allowLoopbackHttp: boolean },
+  opts: { hosts: readonly string[] },
 ): PushSubscriptionJson | string {
   let raw: unknown;
   try {
@@ -52,19 +125,7 @@ export function parsePushSubscription(
   } catch {
     return "endpoint: not a URL";
   }
-  if (url.username || url.password) return "endpoint: no credentials allowed";
-  const host = url.hostname.toLowerCase();
-  const loopback = LOOPBACK.has(host);
-  if (url.protocol === "http:" && loopback && opts.allowLoopbackHttp) {
-    return normalised(r.data);
-  }
-  if (url.protocol !== "https:") return "endpoint: must be https";
-  if (!opts.allowLoopbackHttp) {
-    const ipLiteral = /^[\d.]+$/.test(host) || host.startsWith("[");
-    const local = loopback || !host.includes(".") || /\.(local|internal|localhost)$/.test(host);
-    if (ipLiteral || local) return "endpoint: must be a push service's host name";
-  }
-  return normalised(r.data);
+  return endpointIssue(url, opts.hosts) ?? normalised(r.data);
 }
 
 function normalised(s: z.infer<typeof Schema>): PushSubscriptionJson {

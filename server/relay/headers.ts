@@ -6,8 +6,11 @@ import { RELAYED_ACCEPT_ENCODING } from "../middleware/peer.ts";
  * Hop-by-hop headers (RFC 9110 §7.6.1: Connection and the fields it names, Keep-Alive,
  * Proxy-*, TE, Trailer, Transfer-Encoding, Upgrade) belong to one connection and never cross.
  * Host is the upstream's (fetch sets it); Content-Length is recomputed by fetch for a
- * streamed body. Everything else the client sent crosses: Authorization, the spec's
- * `device-id`, Idempotency-Key, the upload bypass header, Accept-Language, X-Request-Id.
+ * streamed body. Forwarding headers are the edge's to write: the client's Forwarded,
+ * X-Forwarded-Proto/-Host, X-Real-IP and Via never cross (an upstream or a proxy behind the
+ * edge could take them for the edge's word). Everything else the client sent crosses:
+ * Authorization, the spec's `device-id`, Idempotency-Key, the upload bypass header,
+ * Accept-Language, X-Request-Id.
  */
 const HOP_BY_HOP = [
   "connection",
@@ -71,6 +74,8 @@ export function upstreamRequestHeaders(h: Headers, f: Forwarding): Headers {
   out.delete("forwarded");
   out.delete("x-forwarded-proto");
   out.delete("x-forwarded-host");
+  out.delete("x-real-ip");
+  out.delete("via");
   const before = h.get("x-forwarded-for");
   if (f.peer) out.set("x-forwarded-for", before ? `${before}, ${f.peer}` : f.peer);
   out.set("x-forwarded-proto", f.proto);

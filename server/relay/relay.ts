@@ -10,12 +10,16 @@ import { compress } from "../middleware/compress.ts";
 import { vapidKeys } from "../push/keys.ts";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./headers.ts";
 import { askedLocale, FRESH_WAIT_MS, keepTranslation, keptTranslation } from "./translations.ts";
+import { relayTarget } from "./path.ts";
+import { badRequest } from "../errors.ts";
 
 /**
  * Relay mode (issue 14): with UPSTREAM_URL, this edge serves the client (build, precache,
  * support pages) and relays every /bonita/* and /docservice/* call to the upstream, the
  * system of record: method, path, query and body streamed both ways (uploads and downloads
  * are never held whole), headers per ./headers.ts, redirects passed on, not followed.
+ * Only a path that passes ./path.ts is relayed, and the upstream URL is built from that
+ * checked path: dot segments and encoded separators are refused (400) before anything else.
  *
  * The upstream's answer (its headers) is awaited UPSTREAM_TIMEOUT_MS, plus UPLOAD_TIMEOUT_MS
  * on the upload call (a 10 MB upload on a slow link is not a slow upstream): past it 504,
@@ -50,6 +54,11 @@ export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
     await next();
     c.res.headers.set("Cache-Control", "no-store");
   });
+  // The path rule first: a refused path reaches neither the upstream nor a body reader.
+  app.use("*", async (c, next) => {
+    if (relayTarget(c.req.url) === null) throw refusedPath();
+    await next();
+  });
   app.use("*", compress());
   // The one body the edge reads: read whole within the upstream's own JSON limit.
   app.use(session.registerPushToken.path, bufferedBody({ maxSize: MAX_JSON_BODY }));
@@ -68,12 +77,17 @@ export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
   return app;
 }
 
-/** The upstream URL for this request: UPSTREAM_URL's origin and base path, then ours. */
-export function upstreamUrl(upstream: string, requestUrl: string): string {
+const refusedPath = () =>
+  badRequest("invalid_path", "This path is not relayed (dot segments or encoded separators)");
+
+/**
+ * The upstream URL for a checked path and query (./path.ts relayTarget): UPSTREAM_URL's
+ * origin and base path, then that path.
+ */
+export function upstreamUrl(upstream: string, pathAndSearch: string): string {
   const base = new URL(upstream);
-  const here = new URL(requestUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
-  return `${base.origin}${prefix}${here.pathname}${here.search}`;
+  return `${base.origin}${prefix}${pathAndSearch}`;
 }
 
 /**
@@ -84,6 +98,9 @@ async function forward(c: Context<AppEnv>, read = false): Promise<Response> {
   const { config } = c.var.deps;
   const raw = c.req.raw;
   const url = new URL(raw.url);
+  // The same check as the route's first middleware: what is sent is what was checked.
+  const target = relayTarget(raw.url);
+  if (target === null) throw refusedPath();
   const headers = upstreamRequestHeaders(raw.headers, {
     peer: peerAddress(c),
     proto: url.protocol.replace(/:$/, ""),
@@ -104,7 +121,7 @@ async function forward(c: Context<AppEnv>, read = false): Promise<Response> {
     ctl.abort();
   }, config.UPSTREAM_TIMEOUT_MS + (upload ? config.UPLOAD_TIMEOUT_MS : 0));
   try {
-    return await fetch(upstreamUrl(config.UPSTREAM_URL!, raw.url), {
+    return await fetch(upstreamUrl(config.UPSTREAM_URL!, target), {
       method: raw.method,
       headers,
       body: sent,
@@ -217,7 +234,7 @@ async function readText(res: Response): Promise<string> {
 export function upstreamProbe(upstream: string) {
   return async (signal: AbortSignal): Promise<boolean> => {
     try {
-      const res = await fetch(upstreamUrl(upstream, "http://edge/healthz"), {
+      const res = await fetch(upstreamUrl(upstream, "/healthz"), {
         signal,
         redirect: "manual",
       });

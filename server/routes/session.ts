@@ -99,9 +99,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     if (!cur.value) throw notFound();
     // Issue 13: the token is the PushSubscription's JSON; an empty one deregisters.
     const sub = body.pushToken
-      ? parsePushSubscription(body.pushToken, {
-        allowLoopbackHttp: c.var.deps.config.APP_ENV !== "production",
-      })
+      ? parsePushSubscription(body.pushToken, { hosts: c.var.deps.config.PUSH_HOSTS })
       : null;
     if (typeof sub === "string") throw badRequest("invalid_push_token", sub);
     const at = c.var.deps.now();

@@ -19,7 +19,7 @@ export async function benchPush(
   const N = 200;
   const subject = "mailto:push-bench@qcard.eu";
   const rx = startReceiver({ subject });
-  const api = await testApp({ VAPID_SUBJECT: subject }, { deliver: true });
+  const api = await testApp({ VAPID_SUBJECT: subject, PUSH_HOSTS: rx.origin }, { deliver: true });
   try {
     const vapid = (await vapidKeys(api.deps.config, api.kv))!;
     rx.expectKey(vapid.publicKey);

@@ -43,9 +43,16 @@ export const CHROME_ARGS = [
  * The app's dependencies as the browser tests use them: in-memory KV, cheap PIN hashing, the
  * bare demo organisation (no seeded history), serving the build in `staticDir`.
  */
+/**
+ * The push service the browser tests' stubbed subscriptions name (push_test.ts FAKE_SUB):
+ * allowed explicitly, as PUSH_HOSTS allows any receiver that is not a known push service.
+ */
+export const E2E_PUSH_HOSTS = "https://push.example.invalid";
+
 export async function testDeps(staticDir: string, env: Record<string, string> = {}) {
   const config = parseConfig({
     KV_PATH: ":memory:",
+    PUSH_HOSTS: E2E_PUSH_HOSTS,
     PIN_HASH_ITERATIONS: "1000",
     STATIC_DIR: staticDir,
     PORT: "0",
@@ -122,6 +129,7 @@ export async function start(flavour: Flavour): Promise<Env> {
         PORT: "0",
         UPSTREAM_URL: `http://127.0.0.1:${upstream.addr.port}`,
         PUSH_RELAY_SECRET: TEST_PUSH_RELAY_SECRET,
+        PUSH_HOSTS: E2E_PUSH_HOSTS,
       }),
       await Deno.openKv(":memory:"),
       { log: () => {} },

@@ -186,3 +186,50 @@ Deno.test(
     assert.deepEqual(list.map((t) => t.transactionStatus).sort(), ["Captured", "Refused"]);
   }),
 );
+
+Deno.test(
+  "[issuer page] a cross-site form cannot make a purchase; the page's own form still can",
+  withApp(async (api) => {
+    const { emp, card } = await withCard(api);
+    const form = new URLSearchParams({
+      card: card.oid,
+      amount: "9.99",
+      merchantName: "Evil",
+      capture: "on",
+    }).toString();
+    const post = (headers: Record<string, string>, path = "/_issuer/purchase") =>
+      api.app.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", ...headers },
+        body: form,
+      }, LOOPBACK);
+    for (
+      const headers of <Record<string, string>[]> [
+        // A form on another site, posted by the developer's browser.
+        { origin: "https://evil.example", "sec-fetch-site": "cross-site" },
+        { "sec-fetch-site": "cross-site" },
+        { "sec-fetch-site": "same-site", origin: "http://localhost:3000" },
+        // An older browser: no Sec-Fetch-Site, only the Origin.
+        { origin: "https://evil.example" },
+        { origin: "null" },
+        // Same host, another port: another origin.
+        { origin: "http://localhost:9999" },
+      ]
+    ) {
+      for (const path of ["/_issuer/purchase", "/_issuer/refund", "/_outbox"]) {
+        const r = await post(headers, path);
+        assert.equal(r.status, 403, `${path} ${JSON.stringify(headers)}`);
+        assert.equal((await r.json()).error, "cross_site");
+      }
+    }
+    assert.equal((await rows(api, emp.h)).length, 0, "no purchase was made");
+    // The page's own form (same origin), and tools that send no Origin: as before.
+    const own = await post({ origin: "http://localhost", "sec-fetch-site": "same-origin" });
+    assert.equal(own.status, 303);
+    assert.match(own.headers.get("location")!, /^\/_issuer\?result=iauth_/);
+    assert.equal((await post({})).status, 303);
+    // Chromium's own form under Referrer-Policy: no-referrer: Origin null, same-origin.
+    assert.equal((await post({ origin: "null", "sec-fetch-site": "same-origin" })).status, 303);
+    assert.equal((await rows(api, emp.h)).length, 3);
+  }),
+);

@@ -46,6 +46,7 @@ async function setup(opts: { upstreamSecret?: string } = {}): Promise<Env> {
   const pair = webpush.generateVAPIDKeys();
   apps.edge = await testApp({
     UPSTREAM_URL: upstreamUrl,
+    PUSH_HOSTS: rx.origin,
     PUSH_RELAY_SECRET: SECRET,
     VAPID_PUBLIC_KEY: pair.publicKey,
     VAPID_PRIVATE_KEY: pair.privateKey,
@@ -54,6 +55,7 @@ async function setup(opts: { upstreamSecret?: string } = {}): Promise<Env> {
   const logs: string[] = [];
   apps.upstream = await testApp({
     PUSH_RELAY_URL: edgeUrl,
+    PUSH_HOSTS: rx.origin,
     PUSH_RELAY_SECRET: opts.upstreamSecret ?? SECRET,
     MESSAGE_MAX_ATTEMPTS: "3",
     MESSAGE_BACKOFF_MS: "20",

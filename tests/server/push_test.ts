@@ -7,7 +7,8 @@ import webpush from "web-push";
 import { parseConfig } from "../../server/config.ts";
 import { enqueue, pushService } from "../../server/push/mod.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
-import { parsePushSubscription } from "../../server/push/subscription.ts";
+import { sendPush } from "../../server/push/send.ts";
+import { KNOWN_PUSH_HOSTS, parsePushSubscription } from "../../server/push/subscription.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { assertError, assertOk, bearer, type Headers } from "./api.ts";
 import { buy, defineSecure, newCard, submitted } from "./purchase_helpers.ts";
@@ -43,6 +44,8 @@ async function setup(env: Record<string, string> = {}, who: Who[] = ["employee"]
   const logs: string[] = [];
   const api = await testApp({
     VAPID_SUBJECT: SUBJECT,
+    // The local push service, allowed by name (no development exception).
+    PUSH_HOSTS: rx.origin,
     MESSAGE_BACKOFF_MS: "20",
     MESSAGE_BACKOFF_MAX_MS: "100",
     ...env,
@@ -203,16 +206,11 @@ Deno.test("[push] a push token that is not a usable subscription is refused 400"
     }
     assert.equal((await api.deps.store.devices.get(deviceId)).value!.push, undefined);
     assert.deepEqual(await api.deps.store.pushSubs.forUser(await userOid(api, "employee")), []);
-    // Production: https to a push service's name only; never loopback or an IP address.
-    const prod = { allowLoopbackHttp: false };
-    for (const endpoint of [good.endpoint, "https://127.0.0.1/x", "https://localhost/x"]) {
-      assert.equal(
-        typeof parsePushSubscription(JSON.stringify({ ...good, endpoint }), prod),
-        "string",
-      );
-    }
-    const fcm = { ...good, endpoint: "https://fcm.googleapis.com/fcm/send/abc" };
-    assert.equal(typeof parsePushSubscription(JSON.stringify(fcm), prod), "object");
+    // The rules themselves: see "[push] endpoints …" below.
+    assert.equal(
+      typeof parsePushSubscription(JSON.stringify(good), { hosts: [rx.origin] }),
+      "object",
+    );
   } finally {
     await api.close();
     await rx.close();
@@ -452,4 +450,97 @@ Deno.test("[push] deregistering (empty token, or unregistering the device) stops
   } finally {
     await t.close();
   }
+});
+
+Deno.test("[push] endpoints: only https URLs of the push services allowed (PUSH_HOSTS), in development too", async () => {
+  const rx = await startReceiver({ subject: SUBJECT });
+  // Development, default settings: no exception for a local receiver.
+  const api = await testApp({ VAPID_SUBJECT: SUBJECT });
+  try {
+    const { token, deviceId } = await api.activate(DEMO.employee);
+    const good = JSON.parse((await rx.subscribe("x")).token);
+    const register = (endpoint: string) =>
+      api.call("POST", `${E}/pwaregisterpushtoken`, {
+        body: { pushToken: JSON.stringify({ ...good, endpoint }), deviceId, isIOS: false },
+        headers: bearer(token),
+      });
+    const refused = [
+      good.endpoint, // http://127.0.0.1:<port>/push/x, the local receiver
+      "http://localhost:8125/push/x",
+      "https://127.0.0.1/x",
+      "https://[::1]/x",
+      "https://10.0.0.7/x",
+      "https://0x7f000001/x", // parsed as 127.0.0.1
+      "https://localhost/x",
+      "https://fcm.googleapis.com./fcm/send/abc", // trailing dot
+      "https://fcm.googleapis.com:8443/fcm/send/abc",
+      "http://fcm.googleapis.com/fcm/send/abc",
+      "https://fcm.googleapis.com.evil.example/x",
+      "https://evil.com/fcm.googleapis.com",
+      "https://notify.windows.com/w/?token=1", // the wildcard names subdomains only
+      "https://evilnotify.windows.com/w/?token=1",
+      "https://push.qcard.internal/x",
+      "https://metadata/x",
+      "https://user@fcm.googleapis.com/x",
+    ];
+    for (const endpoint of refused) {
+      const r = await register(endpoint);
+      assertError(r, 400, "invalid_push_token");
+    }
+    assert.equal((await api.deps.store.devices.get(deviceId)).value!.push, undefined);
+    for (
+      const endpoint of [
+        "https://fcm.googleapis.com/fcm/send/abc",
+        "https://fcm.googleapis.com:443/fcm/send/abc",
+        "https://FCM.googleapis.com/fcm/send/abc",
+        "https://updates.push.services.mozilla.com/wpush/v2/abc",
+        "https://web.push.apple.com/QGx",
+        "https://wns2-par02p.notify.windows.com/w/?token=abc",
+      ]
+    ) {
+      assertOk(await register(endpoint));
+    }
+  } finally {
+    await api.close();
+  }
+  // A subscription stored before the list was narrowed is not posted to: dropped as gone.
+  const pair = webpush.generateVAPIDKeys();
+  const stale = JSON.parse((await rx.subscribe("stale")).token);
+  const opts = { ttlSeconds: 60, urgency: "normal" as const, timeoutMs: 5_000 };
+  const vapid = { ...pair, subject: SUBJECT };
+  const out = await sendPush(stale, "{}", vapid, { ...opts, hosts: [...KNOWN_PUSH_HOSTS] });
+  assert.deepEqual(out, { kind: "gone", status: 0 });
+  assert.equal(rx.deliveries.length + rx.errors.length, 0, "nothing reached the receiver");
+  // Configured explicitly, the local receiver is allowed; nothing else is added.
+  const hosts = parseConfig({ PUSH_HOSTS: `${rx.origin}, fcm.googleapis.com` }).PUSH_HOSTS;
+  assert.deepEqual(hosts, [rx.origin, "fcm.googleapis.com"]);
+  await rx.close();
+  // The default list: the known push services.
+  assert.deepEqual(parseConfig({}).PUSH_HOSTS, [...KNOWN_PUSH_HOSTS]);
+  // Entries that are not a push service's public name, or an http origin in production.
+  for (
+    const bad of [
+      "127.0.0.1",
+      "fcm.googleapis.com.",
+      "fcm.googleapis.com:8443",
+      "push.local",
+      "localhost",
+      "*.internal",
+      "intranet",
+      "http://127.0.0.1:8125/path",
+    ]
+  ) {
+    assert.throws(() => parseConfig({ PUSH_HOSTS: bad }), /PUSH_HOSTS/, bad);
+  }
+  assert.throws(
+    () =>
+      parseConfig({
+        APP_ENV: "production",
+        MAIL_TRANSPORT: "smtp",
+        SMTP_HOST: "mail.qcard.eu",
+        ISSUER_KEY: "k",
+        PUSH_HOSTS: "http://127.0.0.1:8125",
+      }),
+    /PUSH_HOSTS: http:\/\/127\.0\.0\.1:8125: production takes https origins only/,
+  );
 });

@@ -12,6 +12,8 @@ import { CONTENT_PATH, UPLOAD_PATH } from "../../client/api/contract/documents.t
 import { addressKey } from "../../server/middleware/peer.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
 import { parseConfig } from "../../server/config.ts";
+import { createApp } from "../../server/app.ts";
+import { makeDeps } from "../../server/boot.ts";
 import { upstreamRequestHeaders } from "../../server/relay/headers.ts";
 import { upstreamUrl } from "../../server/relay/relay.ts";
 import type { AppEnv, Deps } from "../../server/env.ts";
@@ -204,7 +206,7 @@ Deno.test({
       assert.equal(out.get("x-forwarded-proto"), "https");
       assert.equal(out.get("x-forwarded-for"), "203.0.113.9");
       assert.equal(
-        upstreamUrl("https://backend.example/base/", "https://edge.example/bonita/a?b=1"),
+        upstreamUrl("https://backend.example/base/", "/bonita/a?b=1"),
         "https://backend.example/base/bonita/a?b=1",
       );
     } finally {
@@ -334,7 +336,8 @@ Deno.test({
   ...opts,
   fn: async () => {
     const rx = startReceiver({ subject: "mailto:ops@qcard.example" });
-    const r = await relayed({}, {
+    const r = await relayed({ PUSH_HOSTS: rx.origin }, {
+      PUSH_HOSTS: rx.origin,
       PUSH_RELAY_SECRET: "s".repeat(40),
       VAPID_SUBJECT: "mailto:ops@qcard.example",
     });
@@ -613,3 +616,116 @@ Deno.test({
     }
   },
 });
+
+/** One raw HTTP/1.1 request on its own connection, the path sent as written (curl --path-as-is). */
+async function rawRequest(port: number, head: string): Promise<{ status: number; body: string }> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(head));
+    const chunks: Uint8Array[] = [];
+    const buf = new Uint8Array(16384);
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      chunks.push(buf.slice(0, n));
+    }
+    const text = new TextDecoder().decode(
+      Uint8Array.from(chunks.flatMap((c) => [...c])),
+    );
+    const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0);
+    return { status, body: text.slice(text.indexOf("\r\n\r\n") + 4) };
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed by the server */ }
+  }
+}
+
+Deno.test({
+  name:
+    "[relay] dot segments and encoded separators are refused before anything reaches the upstream",
+  ...opts,
+  fn: async () => {
+    // A logging upstream under a base path: every path (as it arrives) and its headers.
+    const received: { path: string; headers: Headers }[] = [];
+    const upstream = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, (req) => {
+      received.push({ path: rawPathOf(req.url), headers: new Headers(req.headers) });
+      return Response.json({ ok: true });
+    });
+    const config = parseConfig({
+      KV_PATH: ":memory:",
+      STATIC_DIR: "./dist/preact",
+      ISSUER_KEY: newIssuerKeyText(),
+      DEMO_HISTORY: "false",
+      UPSTREAM_URL: `http://127.0.0.1:${upstream.addr.port}/base`,
+    });
+    const kv = await Deno.openKv(":memory:");
+    const deps = await makeDeps(config, kv, { log: () => {} });
+    const app = createApp(deps);
+    const edge = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+      (req, info) => app.fetch(req, { remoteAddr: info.remoteAddr }),
+    );
+    const port = edge.addr.port;
+    const get = (path: string, extra = "") =>
+      rawRequest(
+        port,
+        `GET ${path} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n${extra}Connection: close\r\n\r\n`,
+      );
+    try {
+      for (
+        const path of [
+          "/bonita/../admin/secret",
+          "/bonita/%2e%2e/admin",
+          "/bonita/%2E%2e/admin",
+          "/bonita/.%2E/admin",
+          "/bonita/./API/x",
+          "/bonita/%2e/API/x",
+          "/docservice/../x",
+          "/docservice/a/../../x",
+          "/bonita/a%2fb",
+          "/bonita/a%2F..%2Fb",
+          "/bonita/a%5cb",
+          "/bonita/a%5C..%5Cadmin",
+          "/bonita/API/../../admin?x=1",
+        ]
+      ) {
+        const r = await get(path);
+        assert.equal(r.status, 400, path);
+        const json = JSON.parse(r.body);
+        assert.equal(json.error, "invalid_path", path);
+        assert.equal(typeof json.message, "string", path);
+      }
+      // A POST with a body (the push registration reads its body at the edge): refused first.
+      const body = JSON.stringify({ pushToken: "", deviceId: "d", isIOS: false });
+      const post = await rawRequest(
+        port,
+        `POST /bonita/../bonita/API/extension/pwaregisterpushtoken HTTP/1.1\r\nHost: x\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+          `Connection: close\r\n\r\n${body}`,
+      );
+      assert.equal(post.status, 400);
+      // A backslash is a separator to URL parsers: `/bonita/x\..\..\admin` resolves to /admin.
+      assert.equal((await get("/bonita/x\\..\\..\\admin")).status, 400);
+      assert.deepEqual(received.map((r) => r.path), [], "nothing reached the upstream");
+
+      // A plain path is relayed under the base path, with the client's X-Real-IP and Via dropped.
+      const ok = await get("/bonita/API/x?y=1", "X-Real-IP: 203.0.113.66\r\nVia: 1.1 evil\r\n");
+      assert.equal(ok.status, 200);
+      assert.deepEqual(received.map((r) => r.path), ["/base/bonita/API/x"]);
+      assert.equal(received[0].headers.get("x-real-ip"), null);
+      assert.equal(received[0].headers.get("via"), null);
+      assert.equal(received[0].headers.get("x-forwarded-for"), "127.0.0.1");
+    } finally {
+      await edge.shutdown();
+      await upstream.shutdown();
+      kv.close();
+    }
+  },
+});
+
+/** The path as the upstream received it, without resolving anything. */
+function rawPathOf(url: string): string {
+  const start = url.indexOf("/", url.indexOf("://") + 3);
+  return url.slice(start).split("?")[0];
+}

@@ -455,6 +455,65 @@ Deno.test(
   }),
 );
 
+/** GET `path` over a real loopback socket with the given Host: the status line's code. */
+async function statusWithHost(port: number, path: string, host: string): Promise<number> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(
+      new TextEncoder().encode(
+        `GET ${path} HTTP/1.1\r\nHost: ${host}\r\naccept: application/json\r\n` +
+          `connection: close\r\n\r\n`,
+      ),
+    );
+    let text = "";
+    const buf = new Uint8Array(65536);
+    for (;;) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      text += new TextDecoder().decode(buf.subarray(0, n));
+    }
+    return Number(text.slice(9, 12));
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed by the server */ }
+  }
+}
+
+Deno.test(
+  "[security] development pages answer a loopback Host only: a rebinding page (foreign Host) reads no codes",
+  withApp(async (api) => {
+    const server = Deno.serve(
+      { port: 0, hostname: "127.0.0.1", onListen: () => {} },
+      (req, info) => api.app.fetch(req, { remoteAddr: info.remoteAddr }),
+    );
+    const port = server.addr.port;
+    try {
+      // A name the attacker controls, resolved to 127.0.0.1 (DNS rebinding): the peer is
+      // loopback, the Host is not.
+      for (
+        const host of [`evil.example:${port}`, "evil.example", `localhost.evil.example:${port}`]
+      ) {
+        for (const path of ["/_outbox", "/_issuer", "/_issuer/issuer.css", "/_anything"]) {
+          assert.equal(await statusWithHost(port, path, host), 404, `${host} ${path}`);
+        }
+      }
+      for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, "localhost", "LOCALHOST"]) {
+        assert.equal(await statusWithHost(port, "/_outbox", host), 200, host);
+        assert.equal(await statusWithHost(port, "/_issuer", host), 200, host);
+      }
+      // In-process (app.request's URL is http://localhost): a Host header alone decides too.
+      const foreign = await api.app.request("/_outbox", { headers: { host: "evil.example" } }, {
+        remoteAddr: { hostname: "127.0.0.1" },
+      });
+      assert.equal(foreign.status, 404);
+      await foreign.body?.cancel();
+    } finally {
+      await server.shutdown();
+    }
+  }),
+);
+
 Deno.test(
   "[security] DEV_SECRET opens the development pages to a remote developer, the wrong one does not",
   withApp(async (api) => {

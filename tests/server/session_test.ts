@@ -1022,7 +1022,7 @@ Deno.test(
 
 /** A PushSubscription's JSON (issue 13 checks its shape: tests/server/push_test.ts). */
 const SUBSCRIPTION = JSON.stringify({
-  endpoint: "https://push.example.com/abc",
+  endpoint: "https://fcm.googleapis.com/fcm/send/abc",
   keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },
 });
 
@@ -1037,7 +1037,7 @@ Deno.test(
     assertOk(r);
     assert.deepEqual(r.json, { result: "OK" });
     const d = (await api.deps.store.devices.get(deviceId)).value!;
-    assert.equal(JSON.parse(d.push!.token).endpoint, "https://push.example.com/abc");
+    assert.equal(JSON.parse(d.push!.token).endpoint, "https://fcm.googleapis.com/fcm/send/abc");
     assert.equal(d.push?.isIOS, false);
     // An empty push token clears the registration.
     assertOk(

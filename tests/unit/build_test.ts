@@ -403,7 +403,7 @@ Deno.test("[build] shell gets external tags only and refuses inline code", () =>
   }
 });
 
-Deno.test("[sw] API and outbox paths are never intercepted; other navigations get the shell", () => {
+Deno.test("[sw] API and development pages (every /_ path) are never intercepted; other navigations get the shell", () => {
   for (
     const path of [
       "/bonita/API/cards/1",
@@ -411,6 +411,10 @@ Deno.test("[sw] API and outbox paths are never intercepted; other navigations ge
       "/bonita?x=1",
       "/_outbox",
       "/_outbox/3",
+      "/_issuer",
+      "/_issuer?result=a1",
+      "/_issuer/purchase",
+      "/_future",
     ]
   ) {
     assert.ok(isPassThrough(path), path);
