@@ -11,7 +11,7 @@ import { createIssuer, loadIssuerKey, newIssuerKeyText } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
 import { startSweeper } from "./store/blobs.ts";
-import { leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
+import { claimPeriod, leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
 import { sweepBlobs } from "./domain/documents.ts";
 import { startPush } from "./push/mod.ts";
 
@@ -51,11 +51,11 @@ export async function makeDeps(
 }
 
 /**
- * Starts delivering queued messages (Deno KV queue listener and sweeps), web push (issue 13:
- * server/push/) and the blob sweep
- * (issue 12: abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS): main.ts calls
- * it once the store is ready. Stop it (`await worker.stop()`, which stops both) before
- * closing the KV.
+ * Starts delivering queued messages (woken by commits, and swept), web push (server/push/)
+ * and the blob sweep (abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS):
+ * main.ts calls it once the store is ready. Stop it (`await worker.stop()`, which stops
+ * them all) before closing the KV. `worker.tick()` runs every periodic duty once (Deno.cron
+ * calls it every minute: on Deno Deploy an isolate may stop between two timer runs).
  */
 export function startDelivery(
   deps: Deps,
@@ -69,6 +69,12 @@ export function startDelivery(
   const sweeper = startSweeper(sweep, every, opts.log);
   // Issue 13: web push (events → push jobs in KV → push services) and the overdue check.
   const push = startPush(deps, opts);
+  const tickWorker = worker.tick.bind(worker);
+  worker.tick = async () => {
+    const blobs = claimPeriod(deps.store.kv, "blob-sweep", every, deps.now())
+      .then((ok) => ok ? sweeper.tick() : undefined);
+    await Promise.all([tickWorker(), push.tick(), blobs]);
+  };
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
     await push.stop();
