@@ -67,20 +67,26 @@ export class DeliveryWorker {
     this.sem = new Semaphore(opts.concurrency);
   }
 
-  /** Starts: listens for this process's commits, sweeps once now and every sweepMs. */
+  /**
+   * Starts: listens for this process's commits, looks for due work at once (not under the
+   * lease: a process killed while holding it must not delay the next one's start-up by the
+   * lease's length), and runs the leased sweep every sweepMs.
+   */
   start(): this {
     this.unsubscribe = this.queue.onDue((at) => this.dueAt(at));
-    this.track(this.sweepOnce());
+    this.kick();
     this.sweepTimer = setInterval(() => this.track(this.sweepOnce()), this.opts.sweepMs);
     return this;
   }
 
   /**
-   * One periodic run (Deno.cron calls it every minute where isolates stop between
-   * requests): the leased sweep. Safe to call from several processes at once.
+   * One cron run (Deno.cron calls it every minute where isolates stop between requests): a
+   * look for due work, not under the lease either (an isolate evicted while holding it would
+   * stop every other one's cron runs until it ran out). Safe from several processes at once:
+   * every attempt claims its message with a checked write.
    */
   tick(): Promise<void> {
-    return this.track(this.sweepOnce());
+    return this.kick();
   }
 
   /**
@@ -236,7 +242,9 @@ export class DeliveryWorker {
         state: "sending",
         attempts: m.attempts + 1,
         lastAttemptAt: now,
-        leaseUntil: now + this.opts.sendTimeoutMs + 30_000,
+        // The attempt is abandoned at sendTimeoutMs; the margin covers the write that records
+        // it and clocks that differ between processes (and keeps short timeouts short).
+        leaseUntil: now + this.opts.sendTimeoutMs + Math.min(30_000, this.opts.sendTimeoutMs),
         updatedAt: now,
       };
       const claim = await repo.write(kv.atomic().check(e), m, sending).commit();
