@@ -55,23 +55,9 @@ await Deno.mkdir(`${root}.test-results`, { recursive: true });
 /**
  * The Deploy runtime (deno@2.5.0 from npm as `deno-deploy-runtime`): the server and unit
  * suites, and the deploy rehearsal, run on it too, with KV queues removed as today's Deno
- * Deploy and KV Connect have none. These few tests stay on the pinned runtime only, because
- * the test's own fixture, not QCard, needs what 2.5.0 lacks:
- * - the TLS tests' SMTP server upgrades a socket on the server side with node:tls
- *   (`tls.TLSSocket` with `isServer`, `tls.Server.listen`), which 2.5.0's Node layer does not do
- *   (QCard's own SMTP client path is exercised on 2.5.0 by the rehearsal, in clear);
- * - the relay's compression test reads the edge's `content-encoding` through 2.5.0's fetch,
- *   which drops it after decoding (the bytes that crossed are checked on the pinned runtime).
+ * Deploy and KV Connect have none (tests/deploy/no_queues.ts). tests/deploy/test_defaults.ts
+ * names the few tests that stay on the pinned runtime only, and why.
  */
-const DEPLOY_ONLY_PINNED = [
-  "[smtp] STARTTLS against a self-signed CA",
-  "[smtp] implicit TLS (SMTP_SECURE=true)",
-  "[mail] STARTTLS against a self-signed certificate",
-  "[relay] a large answer crosses compressed",
-];
-const escape = (t: string) => t.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-const deployFilter = `/^(?!${DEPLOY_ONLY_PINNED.map(escape).join("|")})/`;
-
 interface Part {
   name: string;
   deno: string;
@@ -91,7 +77,6 @@ if (!asked) {
     args: [
       "--preload=tests/deploy/no_queues.ts",
       "--preload=tests/deploy/test_defaults.ts",
-      `--filter=${deployFilter}`,
       "tests/unit/",
       "tests/server/",
       "tests/deploy/",

@@ -48,7 +48,8 @@ export async function startMain(
   env: Record<string, string>,
   opts: { cwd?: string; args?: string[]; deno?: string } = {},
 ): Promise<Proc> {
-  const noQueues = Deno.env.get("QCARD_KV_NO_QUEUES") === "1";
+  const noQueues = Deno.env.get("QCARD_KV_NO_QUEUES") === "1" &&
+    !opts.args?.includes(NO_QUEUES);
   const child = new Deno.Command(opts.deno ?? Deno.execPath(), {
     args: [
       "run",
