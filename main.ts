@@ -1,5 +1,5 @@
 import { createApp } from "./server/app.ts";
-import { parseConfig } from "./server/config.ts";
+import { onDenoDeploy, parseConfig } from "./server/config.ts";
 import { makeDeps, seedIfEmpty, startDelivery } from "./server/boot.ts";
 import { createLogger } from "./server/log.ts";
 import { describeMessaging } from "./server/messages/setup.ts";
@@ -7,6 +7,15 @@ import { serveGuarded } from "./server/net/guard.ts";
 import { onSignals } from "./server/shutdown.ts";
 
 // main.ts only wires config → store → serve (GUIDE §2); logs are JSON lines (server/log.ts).
+
+// Periodic duties (message and push sweeps, overdue check, blob sweep) also run from
+// Deno.cron every minute: on Deno Deploy an isolate may stop between two timer runs, and cron
+// starts one. Deploy requires registration at the top level, before anything is awaited.
+const periodic: { tick?: () => Promise<void> } = {};
+if (typeof Deno.cron === "function") {
+  Deno.cron("qcard periodic duties", "* * * * *", () => periodic.tick?.());
+}
+
 const config = parseConfig(Deno.env.toObject());
 const logger = createLogger(config.LOG_LEVEL);
 const deps = await makeDeps(config);
@@ -21,6 +30,7 @@ else if (await seedIfEmpty(deps)) {
 if (!relay) logger.info(describeMessaging(deps));
 // Delivery runs beside the server: a mail server away delays mail, never start-up or answers.
 const workers = relay ? undefined : startDelivery(deps, { log: logger.line("warn") });
+periodic.tick = workers && (() => workers.tick());
 const meta = await deps.store.org.meta();
 const support = meta?.organisation.supportUrl;
 const app = createApp(deps, { frameSrc: support ? [new URL(support).origin] : [], logger });
@@ -30,8 +40,9 @@ const handler = (
   req: Request,
   info: { remoteAddr: Deno.NetAddr; closeAfterAnswer?: () => void },
 ) => app.fetch(req, { remoteAddr: info.remoteAddr, closeAfterAnswer: info.closeAfterAnswer });
-// Header, idle and connection limits (Deno.serve has none): see server/net/guard.ts.
-const server = config.HTTP_GUARD
+// Header, idle and connection limits (Deno.serve has none): see server/net/guard.ts. Deno
+// Deploy owns the sockets itself (no port to listen on): plain Deno.serve there.
+const server = config.HTTP_GUARD && !onDenoDeploy()
   ? serveGuarded({
     port: config.PORT,
     hostname: config.LISTEN_HOST,

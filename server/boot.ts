@@ -11,7 +11,7 @@ import { createIssuer, loadIssuerKey, newIssuerKeyText } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";
 import { startSweeper } from "./store/blobs.ts";
-import { leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
+import { claimPeriod, leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
 import { sweepBlobs } from "./domain/documents.ts";
 import { startPush } from "./push/mod.ts";
 import { startReconciler } from "./domain/issuer_reconcile.ts";
@@ -52,11 +52,11 @@ export async function makeDeps(
 }
 
 /**
- * Starts delivering queued messages (Deno KV queue listener and sweeps), web push (issue 13:
- * server/push/) and the blob sweep
- * (issue 12: abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS): main.ts calls
- * it once the store is ready. Stop it (`await worker.stop()`, which stops both) before
- * closing the KV.
+ * Starts delivering queued messages (woken by commits, and swept), web push (server/push/)
+ * and the blob sweep (abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS):
+ * main.ts calls it once the store is ready. Stop it (`await worker.stop()`, which stops
+ * them all) before closing the KV. `worker.tick()` runs every periodic duty once (Deno.cron
+ * calls it every minute: on Deno Deploy an isolate may stop between two timer runs).
  */
 export function startDelivery(
   deps: Deps,
@@ -72,7 +72,16 @@ export function startDelivery(
   const push = startPush(deps, opts);
   // Authorizations the issuer recorded without their transaction (a process that died
   // between the two writes): repaired at start, then periodically.
-  const reconciler = startReconciler(deps, deps.config.ISSUER_RECONCILE_MS, opts.log);
+  const reconcileMs = deps.config.ISSUER_RECONCILE_MS;
+  const reconciler = startReconciler(deps, reconcileMs, opts.log);
+  const tickWorker = worker.tick.bind(worker);
+  worker.tick = async () => {
+    const blobs = claimPeriod(deps.store.kv, "blob-sweep", every, deps.now())
+      .then((ok) => ok ? sweeper.tick() : undefined);
+    const reconcile = claimPeriod(deps.store.kv, "issuer-reconcile", reconcileMs, deps.now())
+      .then((ok) => ok ? reconciler.tick() : undefined);
+    await Promise.all([tickWorker(), push.tick(), blobs, reconcile]);
+  };
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
     await reconciler.stop();

@@ -52,7 +52,7 @@ export const ConfigSchema = z.object({
   MESSAGE_BACKOFF_MAX_MS: z.coerce.number().int().min(1).max(86_400_000).default(3_600_000),
   /** One attempt is abandoned (and retried) after this. */
   MESSAGE_SEND_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(60_000),
-  /** Period of the sweep that re-enqueues messages whose queue item was lost. */
+  /** Period of the sweep for due messages this process was not woken for (plus cron). */
   MESSAGE_SWEEP_MS: z.coerce.number().int().min(100).max(3_600_000).default(60_000),
   /** Messages sent at the same time, at most. */
   MESSAGE_CONCURRENCY: z.coerce.number().int().min(1).max(100).default(4),

@@ -69,7 +69,7 @@ export function startReconciler(
   deps: Deps,
   everyMs: number,
   log: (line: string) => void = console.warn,
-): { stop(): Promise<void> } {
+): { tick(): Promise<void>; stop(): Promise<void> } {
   let running: Promise<void> | null = null;
   let stopped = false;
   const report = (r: ReconcileResult) => {
@@ -92,6 +92,12 @@ export function startReconciler(
       if (r.ran) report(r.value);
     }), everyMs);
   return {
+    /** One cron run: not under the lease (each ingest is checked; an evicted isolate's lease
+     * must not hold every other one off). */
+    tick() {
+      run(async () => report(await reconcileAuthorizations(deps)));
+      return running ?? Promise.resolve();
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);

@@ -1,5 +1,5 @@
 import { MessageRepo, newMessageId } from "./store.ts";
-import type { Message, MessageInput, QueueItem } from "./types.ts";
+import type { Message, MessageInput } from "./types.ts";
 
 export interface QueueOptions {
   /** Delivered, expired and discarded records are kept this long (ms), then KV drops them. */
@@ -21,13 +21,20 @@ export class QueueError extends Error {
   override name = "QueueError";
 }
 
+/** Told, in the process that committed it, when a message falls due (its epoch ms). */
+export type DueListener = (at: number) => void;
+
 /**
- * The transactional outbox (issue 15). `add` puts a message into the caller's atomic
- * operation, together with the state change that causes it, and enqueues its delivery on
- * the same Deno KV queue: both commit or neither does. Delivery is the worker's business.
+ * The transactional outbox. `add` puts a message into the caller's atomic operation,
+ * together with the state change that causes it: both commit or neither does. The record
+ * is its own job: pending, with the time its next attempt is due (no KV queue: today's
+ * Deno Deploy and KV Connect have none). Delivery is the worker's business: it is woken
+ * right after the commit in this process, and sweeps the pending index periodically for
+ * the rest (other processes' messages, retries whose process stopped).
  */
 export class MessageQueue {
   readonly repo: MessageRepo;
+  private listeners = new Set<DueListener>();
 
   constructor(readonly kv: Deno.Kv, private opts: QueueOptions) {
     this.repo = new MessageRepo(kv, opts.retentionMs);
@@ -53,8 +60,40 @@ export class MessageQueue {
     };
     this.repo.write(op, null, msg);
     if (input.replaceKey) this.repo.setLatest(op, input.replaceKey, id);
-    enqueue(op, id, opts.delayMs);
+    this.wakeAfterCommit(op, msg.nextAttemptAt);
     return id;
+  }
+
+  /** Calls `fn` whenever a message committed by this process falls due at a given time. */
+  onDue(fn: DueListener): () => void {
+    this.listeners.add(fn);
+    return () => this.listeners.delete(fn);
+  }
+
+  private due(at: number): void {
+    for (const fn of this.listeners) fn(at);
+  }
+
+  /**
+   * The caller commits `op`, not this queue: its commit is wrapped once so that, when it
+   * succeeds, the worker of this process hears at once (a mail leaves in milliseconds). A
+   * failed commit wrote nothing and wakes nobody; a process that stops right after the
+   * commit leaves a pending record, which the next sweep (any process) delivers.
+   */
+  private wakeAfterCommit(op: Deno.AtomicOperation, at: number): void {
+    const known = wakes.get(op);
+    if (known) {
+      known.at = Math.min(known.at, at);
+      return;
+    }
+    const wake = { at };
+    wakes.set(op, wake);
+    const commit = op.commit.bind(op);
+    op.commit = async () => {
+      const r = await commit();
+      if (r.ok) this.due(wake.at);
+      return r;
+    };
   }
 
   /** Queues one message on its own (nothing else to commit with it). */
@@ -115,8 +154,8 @@ export class MessageQueue {
 
   /**
    * Operator: send a failed (or waiting) message again now, with a fresh count of attempts.
-   * A running worker picks it up from its queue item (or from its sweep, if the queue item
-   * was written by another process).
+   * A worker in this process is woken; one in another process (`deno task outbox` beside a
+   * running server) finds it at its next sweep.
    */
   async retry(id: string): Promise<Message> {
     return await this.change(id, ["failed", "pending"], (m, now) => ({
@@ -155,15 +194,14 @@ export class MessageQueue {
       const now = this.opts.now();
       const m = { ...next(e.value, now), updatedAt: now };
       const op = this.repo.write(this.kv.atomic().check(e), e.value, m);
-      if (requeue) enqueue(op, id);
-      if ((await op.commit()).ok) return m;
+      if ((await op.commit()).ok) {
+        if (requeue) this.due(m.nextAttemptAt);
+        return m;
+      }
     }
     throw new QueueError(`message ${id} kept changing, try again`);
   }
 }
 
-/** The queue item naming a message; delivered by the worker's listenQueue. */
-export function enqueue(op: Deno.AtomicOperation, id: string, delayMs?: number) {
-  const item: QueueItem = { kind: "qcard.message", id };
-  op.enqueue(item, delayMs && delayMs > 0 ? { delay: Math.round(delayMs) } : undefined);
-}
+/** The pending wake-up of an atomic operation that added messages (one per operation). */
+const wakes = new WeakMap<Deno.AtomicOperation, { at: number }>();

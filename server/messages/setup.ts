@@ -76,8 +76,8 @@ async function smtpCa(config: Config): Promise<string | undefined> {
 }
 
 /**
- * Starts delivering: the Deno KV queue listener, the start-up sweep and the periodic one.
- * Call once per process (Deno allows one listener per KV handle); stop() before kv.close().
+ * Starts delivering: woken by this process's commits, the start-up sweep and the periodic
+ * one (no KV queue). Call once per process; stop() before kv.close().
  */
 export function startDelivery(
   deps: Messaging & { config: Config; now: () => number },

@@ -100,15 +100,3 @@ export class DeliveryError extends Error {
     this.name = "DeliveryError";
   }
 }
-
-/** The Deno KV queue payload that names a message to deliver. */
-export interface QueueItem {
-  kind: "qcard.message";
-  id: string;
-}
-
-export function isQueueItem(x: unknown): x is QueueItem {
-  const v = x as Partial<QueueItem> | null;
-  return typeof v === "object" && v !== null && v.kind === "qcard.message" &&
-    typeof v.id === "string";
-}

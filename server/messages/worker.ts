@@ -1,10 +1,9 @@
-import { enqueue, type MessageQueue } from "./queue.ts";
+import type { MessageQueue } from "./queue.ts";
 import { backoffMs, classify, Semaphore, withTimeout } from "./policy.ts";
 import { leaseTtl, runLeased } from "../store/lease.ts";
 import {
   type Channel,
   type DeliveryError,
-  isQueueItem,
   type Message,
   type Outgoing,
   type Transport,
@@ -19,7 +18,10 @@ export interface WorkerOptions {
   backoffMaxMs: number;
   /** A whole attempt is abandoned after this (transports have their own, shorter, timeouts). */
   sendTimeoutMs: number;
-  /** Period of the sweep that re-enqueues pending messages whose queue item was lost. */
+  /**
+   * Period of the sweep that finds due messages this process was not told of: written by
+   * another process, or retries whose process stopped (Deno.cron adds a run every minute).
+   */
   sweepMs: number;
   /** Messages sent at the same time, at most. */
   concurrency: number;
@@ -30,13 +32,18 @@ export interface WorkerOptions {
 }
 
 /**
- * Delivers queued messages: one Deno KV listenQueue handler (a KV file here, the managed KV
- * on Deno Deploy), at-least-once from KV's side, exactly-once towards transports as far as
- * a versioned pending → sending transition can make it: a redelivered queue item finds the
- * message delivered (or being sent) and does nothing. Failures are retried by re-enqueueing
- * with an exponential delay in the same atomic write that records the failure.
+ * Delivers queued messages. A message record is its own job: pending with the time its
+ * next attempt is due, in the ["msg_open", "pending"] index (no KV queue: today's Deno
+ * Deploy and KV Connect have none). The worker is woken right after a commit in this
+ * process that added one (MessageQueue.onDue), at the due time of the earliest pending one
+ * it saw (a timer), and by the sweep (every sweepMs, and `tick()` from Deno.cron), which
+ * also takes back attempts whose lease ran out. Exactly-once towards transports as far as a
+ * versioned pending → sending transition can make it: a second look at a message finds it
+ * delivered (or being sent) and does nothing, whichever process looks. Failures are retried
+ * by moving the due time back with an exponential delay, in the same atomic write that
+ * records the failure.
  */
-/** A queue item this much before its message's next attempt is a duplicate, not the retry. */
+/** A message this little before its due time is taken now (timers fire a little early). */
 const EARLY_TOLERANCE_MS = 50;
 
 export class DeliveryWorker {
@@ -44,7 +51,13 @@ export class DeliveryWorker {
   private inflight = new Set<Promise<void>>();
   private sem: Semaphore;
   private sweepTimer?: ReturnType<typeof setInterval>;
-  private listening?: Promise<void>;
+  /** The one timer waiting for the earliest known due time. */
+  private wake?: { at: number; timer: ReturnType<typeof setTimeout> };
+  private scanning?: Promise<void>;
+  private scanAgain = false;
+  /** Messages an attempt of this process is waiting for or running (not looked at twice). */
+  private taken = new Set<string>();
+  private unsubscribe?: () => void;
   /** Bumped whenever an attempt or sweep starts or ends (idle() reads counts between). */
   private generation = 0;
   /** Resolvers waiting for the queue to drain (tests, bench). */
@@ -54,30 +67,45 @@ export class DeliveryWorker {
     this.sem = new Semaphore(opts.concurrency);
   }
 
-  /** Starts listening and sweeps once (a queue item may have been lost with a crash). */
+  /**
+   * Starts: listens for this process's commits, looks for due work at once (not under the
+   * lease: a process killed while holding it must not delay the next one's start-up by the
+   * lease's length), and runs the leased sweep every sweepMs.
+   */
   start(): this {
-    this.listening = this.queue.kv.listenQueue((item) => this.onItem(item));
-    this.track(this.sweepOnce(true));
-    this.sweepTimer = setInterval(() => this.track(this.sweepOnce(false)), this.opts.sweepMs);
+    this.unsubscribe = this.queue.onDue((at) => this.dueAt(at));
+    this.kick();
+    this.sweepTimer = setInterval(() => this.track(this.sweepOnce()), this.opts.sweepMs);
     return this;
   }
 
   /**
-   * Stops taking work and waits for attempts under way; closes the transports. The KV
-   * queue listener ends when the owner closes the KV (Deno has no other way to end it):
-   * `closed` resolves then. Items delivered after stop are left alone: their message stays
-   * pending and the next start's sweep re-enqueues it.
+   * One cron run (Deno.cron calls it every minute where isolates stop between requests): a
+   * look for due work, not under the lease either (an isolate evicted while holding it would
+   * stop every other one's cron runs until it ran out). Safe from several processes at once:
+   * every attempt claims its message with a checked write.
+   */
+  tick(): Promise<void> {
+    return this.kick();
+  }
+
+  /**
+   * Stops taking work and waits for attempts under way; closes the transports. A message
+   * left pending is found by the next start's sweep (or another process's).
    */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.unsubscribe?.();
     clearInterval(this.sweepTimer);
+    clearTimeout(this.wake?.timer);
+    this.wake = undefined;
     while (this.inflight.size) await Promise.allSettled([...this.inflight]);
     for (const t of Object.values(this.opts.transports)) await t.close();
   }
 
-  /** Resolves when the KV queue listener has ended (after kv.close()). */
+  /** Settled once stopped (kept for callers that closed a KV queue listener here). */
   get closed(): Promise<void> {
-    return this.listening ?? Promise.resolve();
+    return Promise.resolve();
   }
 
   /** Resolves once no message is pending or being sent (tests and the bench wait on it). */
@@ -96,14 +124,68 @@ export class DeliveryWorker {
     throw new Error("messages still pending after the timeout");
   }
 
-  private onItem(item: unknown): Promise<void> | void {
-    if (this.stopping) return;
-    if (!isQueueItem(item)) {
-      this.opts.log(`[messages] unknown queue item ignored: ${JSON.stringify(item)}`);
-      return;
+  /** Looks for due messages now (coalesced: one look at a time, one more if asked meanwhile). */
+  kick(): Promise<void> {
+    if (this.stopping) return Promise.resolve();
+    if (this.scanning) {
+      this.scanAgain = true;
+      return this.scanning;
     }
-    const p = this.track(this.deliver(item.id));
-    return p;
+    const run = this.track(this.scan()).finally(() => {
+      this.scanning = undefined;
+      if (this.scanAgain) {
+        this.scanAgain = false;
+        this.kick();
+      }
+    });
+    this.scanning = run;
+    return run;
+  }
+
+  /** A message is due at `at`: look now, or set the timer for then. */
+  private dueAt(at: number): void {
+    if (this.stopping) return;
+    if (at - this.opts.now() <= EARLY_TOLERANCE_MS) this.kick();
+    else this.wakeAt(at);
+  }
+
+  private wakeAt(at: number): void {
+    if (this.stopping || (this.wake && this.wake.at <= at)) return;
+    clearTimeout(this.wake?.timer);
+    const timer = setTimeout(() => {
+      this.wake = undefined;
+      this.kick();
+    }, Math.max(0, at - this.opts.now()));
+    this.wake = { at, timer };
+  }
+
+  /**
+   * Starts an attempt for every pending message due now and every attempt whose lease ran
+   * out; sets the timer for the earliest one not yet due. Reads only the open index (a
+   * range of the messages not yet delivered), so delivered ones cost nothing.
+   */
+  private async scan(): Promise<void> {
+    const { repo } = this.queue;
+    const now = this.opts.now();
+    let next = Infinity;
+    const due: string[] = [];
+    for await (const { id, summary } of repo.open("pending")) {
+      if (this.stopping) return;
+      if (summary.nextAttemptAt - now <= EARLY_TOLERANCE_MS) due.push(id);
+      else next = Math.min(next, summary.nextAttemptAt);
+    }
+    for await (const { id, summary } of repo.open("sending")) {
+      if (this.stopping) return;
+      const until = summary.leaseUntil ?? 0;
+      if (until <= now) due.push(id);
+      else next = Math.min(next, until);
+    }
+    for (const id of due) {
+      if (this.taken.has(id)) continue;
+      this.taken.add(id);
+      this.track(this.deliver(id).finally(() => this.taken.delete(id)));
+    }
+    if (next < Infinity) this.wakeAt(next);
   }
 
   private track(p: Promise<void>): Promise<void> {
@@ -131,8 +213,8 @@ export class DeliveryWorker {
       const stale = m.state === "sending" && (m.leaseUntil ?? 0) <= now;
       // Delivered, failed, expired, discarded, or another attempt under way: nothing to do.
       if (m.state !== "pending" && !stale) return;
-      // A duplicate item come early (a sweep that read the message before its attempt failed
-      // re-enqueued it at once): its own item, written with the backoff, comes at the time.
+      // Not due yet (a look that read the message before its attempt failed and moved its
+      // due time back): the timer set for the new due time comes then.
       if (m.state === "pending" && m.nextAttemptAt - now > EARLY_TOLERANCE_MS) return;
       // A code past its lifetime, or revoked by a newer code, is not worth sending.
       const newer = m.replaceKey ? await repo.latest(m.replaceKey) : null;
@@ -160,7 +242,9 @@ export class DeliveryWorker {
         state: "sending",
         attempts: m.attempts + 1,
         lastAttemptAt: now,
-        leaseUntil: now + this.opts.sendTimeoutMs + 30_000,
+        // The attempt is abandoned at sendTimeoutMs; the margin covers the write that records
+        // it and clocks that differ between processes (and keeps short timeouts short).
+        leaseUntil: now + this.opts.sendTimeoutMs + Math.min(30_000, this.opts.sendTimeoutMs),
         updatedAt: now,
       };
       const claim = await repo.write(kv.atomic().check(e), m, sending).commit();
@@ -219,11 +303,10 @@ export class DeliveryWorker {
     }
     const op = kv.atomic().check({ key: ["msg", id], versionstamp });
     repo.write(op, sending, next);
-    if (next.state === "pending") enqueue(op, id, retryIn);
     if (!(await op.commit()).ok) {
       // Our lease ran out and someone took over, or an operator changed it: theirs now.
       this.opts.log(`[messages] ${id} changed during the attempt; outcome not recorded`);
-    }
+    } else if (next.state === "pending") this.wakeAt(next.nextAttemptAt);
   }
 
   private outgoing(m: Message): Outgoing {
@@ -238,35 +321,12 @@ export class DeliveryWorker {
     };
   }
 
-  /** The sweep, by the one process on the store holding its lease (issue 14). */
-  private async sweepOnce(all: boolean): Promise<void> {
-    const ttl = leaseTtl(this.opts.sweepMs);
-    await runLeased(this.queue.kv, "message-sweep", ttl, () => this.sweep(all));
-  }
-
   /**
-   * Re-enqueues pending messages whose queue item may be gone: all of them at start (a crash,
-   * or a retry written by `deno task outbox` in another process), and later those overdue by
-   * more than a sweep period. A duplicate item is harmless: the state check drops it. Also
-   * takes back messages left `sending` by an attempt that died (its lease ran out).
+   * The periodic sweep, by the one process on the store holding its lease (the others'
+   * commits and timers still wake them for their own messages).
    */
-  async sweep(all: boolean): Promise<void> {
-    const { repo, kv } = this.queue;
-    const now = this.opts.now();
-    const due: { id: string; delay: number }[] = [];
-    for await (const { id, summary } of repo.open("pending")) {
-      if (this.stopping) return;
-      if (all || summary.nextAttemptAt < now - this.opts.sweepMs) {
-        due.push({ id, delay: Math.max(0, summary.nextAttemptAt - now) });
-      }
-    }
-    for await (const { id, summary } of repo.open("sending")) {
-      if ((summary.leaseUntil ?? 0) <= now) due.push({ id, delay: 0 });
-    }
-    for (let i = 0; i < due.length && !this.stopping; i += 100) {
-      const op = kv.atomic();
-      for (const d of due.slice(i, i + 100)) enqueue(op, d.id, d.delay);
-      await op.commit();
-    }
+  private async sweepOnce(): Promise<void> {
+    const ttl = leaseTtl(this.opts.sweepMs);
+    await runLeased(this.queue.kv, "message-sweep", ttl, () => this.kick());
   }
 }

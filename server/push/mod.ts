@@ -4,7 +4,7 @@ import { vapidKeys } from "./keys.ts";
 import { type Notice, noticesFor } from "./notify.ts";
 import { addJobs, PushWorker } from "./outbox.ts";
 import { checkOverdue } from "./overdue.ts";
-import { leaseTtl, runLeased } from "../store/lease.ts";
+import { claimPeriod, leaseTtl, runLeased } from "../store/lease.ts";
 import { type PushSender, relayConfigured, relaySender } from "./relay.ts";
 import { sendPush } from "./send.ts";
 
@@ -21,6 +21,8 @@ export interface PushService {
   worker: PushWorker;
   /** Runs the overdue-receipt check now (also run every OVERDUE_CHECK_MS). */
   checkOverdue(): Promise<number>;
+  /** One cron run: a look for due jobs, and the overdue check when its period has passed. */
+  tick(): Promise<void>;
   /** Resolves once every queued push was delivered or given up. */
   idle(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -90,6 +92,13 @@ export function startPush(
   const service: PushService = {
     worker,
     checkOverdue: overdue,
+    tick: async () => {
+      worker.kick();
+      if (await claimPeriod(deps.store.kv, "push-overdue", every, deps.now())) {
+        tick();
+        await checking;
+      }
+    },
     idle: (ms) => worker.idle(ms),
     async stop() {
       clearInterval(timer);

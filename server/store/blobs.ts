@@ -187,8 +187,9 @@ export class KvBlobStore implements BlobStore {
   }
 }
 
-/** Stops a periodic sweep: waits for a sweep in progress so KV can be closed after. */
+/** A periodic sweep: `tick` runs it now (unless one is under way); `stop` waits for it. */
 export interface Sweeper {
+  tick(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -204,13 +205,15 @@ export function startSweeper(
   let running: Promise<void> | null = null;
   let stopped = false;
   const tick = () => {
-    if (running || stopped) return;
+    if (running || stopped) return running ?? Promise.resolve();
     running = sweep().then(() => {}, (err) => log(`blob sweep failed: ${err}`))
       .finally(() => running = null);
+    return running;
   };
   const first = setTimeout(tick, Math.min(everyMs, 5_000));
   const timer = setInterval(tick, everyMs);
   return {
+    tick,
     async stop() {
       stopped = true;
       clearTimeout(first);

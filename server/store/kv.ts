@@ -20,13 +20,13 @@ export const LOCK_WAIT_MS = 10_000;
  * Issue 14, several processes on one KV file: SQLite lets one process write at a time and
  * Deno KV sets no busy timeout, so a write (or, rarely, a read) that meets another process's
  * lock fails at once with "database is locked" — nothing was written. This retries such
- * calls on this handle (atomic commits, get, getMany, set, delete, enqueue) with a short
+ * calls on this handle (atomic commits, get, getMany, set, delete) with a short
  * growing random pause, for LOCK_WAIT_MS at most; every other error passes unchanged. A
  * checked commit retried this way is still checked: it fails if its entries changed meanwhile.
  */
 export function waitWhileLocked(kv: Deno.Kv): Deno.Kv {
   const k = kv as unknown as Record<string, unknown>;
-  for (const name of ["get", "getMany", "set", "delete", "enqueue"] as const) {
+  for (const name of ["get", "getMany", "set", "delete"] as const) {
     const f = (kv[name] as (...a: unknown[]) => Promise<unknown>).bind(kv);
     k[name] = (...a: unknown[]) => retryLocked(() => f(...a));
   }

@@ -141,3 +141,21 @@ export async function runLeased<T>(
     clearInterval(beat);
   }
 }
+
+/**
+ * For a duty that Deno.cron ticks every minute but whose own period is longer (the blob
+ * sweep, the overdue check): true when its last cron run started `periodMs` ago or more, and
+ * this caller claimed the run (one checked write: of N isolates ticking at once, one wins).
+ */
+export async function claimPeriod(
+  kv: Deno.Kv,
+  name: string,
+  periodMs: number,
+  now = Date.now(),
+): Promise<boolean> {
+  const key = ["periodic", name];
+  const cur = await kv.get<number>(key);
+  if (cur.value !== null && now - cur.value < periodMs) return false;
+  const op = kv.atomic().check(cur).set(key, now, { expireIn: 2 * periodMs + 60_000 });
+  return (await op.commit()).ok;
+}

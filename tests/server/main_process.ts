@@ -34,16 +34,28 @@ export function localEnv(dir: string) {
   };
 }
 
-/** Starts main.ts with `env` (only it: clearEnv) and waits for its listening line. */
+/** Deno as today's Deno Deploy runs it (deno@2.5.0 from npm, see package.json). */
+export const DEPLOY_DENO = `${ROOT}node_modules/deno-deploy-runtime/deno`;
+/** The preload that removes KV queues as Deploy and KV Connect do. */
+export const NO_QUEUES = `${ROOT}tests/deploy/no_queues.ts`;
+
+/**
+ * Starts main.ts with `env` (only it: clearEnv) and waits for its listening line. With
+ * QCARD_KV_NO_QUEUES=1 in this process's environment (the Deploy run of `deno task test`),
+ * the child runs with KV queues removed too.
+ */
 export async function startMain(
   env: Record<string, string>,
-  opts: { cwd?: string; args?: string[] } = {},
+  opts: { cwd?: string; args?: string[]; deno?: string } = {},
 ): Promise<Proc> {
-  const child = new Deno.Command(Deno.execPath(), {
+  const noQueues = Deno.env.get("QCARD_KV_NO_QUEUES") === "1" &&
+    !opts.args?.includes(NO_QUEUES);
+  const child = new Deno.Command(opts.deno ?? Deno.execPath(), {
     args: [
       "run",
       "--config",
       `${ROOT}deno.json`,
+      ...(noQueues ? ["--preload", NO_QUEUES] : []),
       ...(opts.args ?? ["-A"]),
       `${ROOT}main.ts`,
     ],

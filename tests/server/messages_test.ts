@@ -1,7 +1,8 @@
 /**
  * The durable outbox (issue 15): a message commits with the state change that causes it or
- * not at all, is delivered once even when its queue item comes twice, is not sent past its
- * content lifetime, survives a lost queue item and a restart (file KV), is retried with
+ * not at all, is delivered once even when the worker is woken twice, is not sent past its
+ * content lifetime, survives a process that was never told of it and a restart (file KV),
+ * is retried with
  * backoff and then left failed for `deno task outbox`. (Views: outbox_test.ts.)
  */
 import assert from "node:assert/strict";
@@ -113,7 +114,7 @@ Deno.test("[messages] a failing check of the caller's op commits no message eith
   }
 });
 
-Deno.test("[messages] a redelivered queue item does not send twice; a live lease is respected", async () => {
+Deno.test("[messages] a second wake-up or look does not send twice; a live lease is respected", async () => {
   const kv = await Deno.openKv(":memory:");
   const q = new MessageQueue(kv, { retentionMs: 60_000, now: Date.now });
   const { t, sent } = recorder();
@@ -121,8 +122,10 @@ Deno.test("[messages] a redelivered queue item does not send twice; a live lease
   try {
     const id = await q.send(mail("a@demo.example"));
     await w.idle();
-    // KV queues are at-least-once: the same item again (and a direct call) finds it delivered.
-    await kv.enqueue({ kind: "qcard.message", id });
+    // Wake-ups are at-least-once (a commit, a timer, a sweep, another process): another look
+    // (and a direct call) finds it delivered.
+    await w.kick();
+    await w.tick();
     await w.deliver(id);
     await new Promise((r) => setTimeout(r, 100));
     await w.idle();
@@ -224,7 +227,7 @@ Deno.test("[messages] retries with backoff, then failed and kept; an operator's 
     assert.equal(m.lastError, "ECONNREFUSED");
     assert.equal(tries.length, 3);
     // Exponential: 200 ms then 400 ms, less 20 % jitter (160, 320), less the 50 ms by which
-    // the worker takes a queue item early (a start sweep's copy can be that item).
+    // the worker takes a due message early (a timer may fire a little before its time).
     const [a, b] = [tries[1] - tries[0], tries[2] - tries[1]];
     assert.ok(a >= 160 - 50 - 5 && b >= 320 - 50 - 5, `waits ${a} ms then ${b} ms`);
     assert.ok(b > a, `the second wait (${b} ms) is longer than the first (${a} ms)`);
@@ -244,12 +247,12 @@ Deno.test("[messages] retries with backoff, then failed and kept; an operator's 
   }
 });
 
-Deno.test("[messages] the start-up sweep re-enqueues a pending message whose queue item was lost", async () => {
+Deno.test("[messages] the start-up sweep delivers a pending message this process was not told of", async () => {
   const kv = await Deno.openKv(":memory:");
   const q = new MessageQueue(kv, { retentionMs: 60_000, now: Date.now });
   const { t, sent } = recorder();
   try {
-    // The record without its queue item (as if the item was lost).
+    // The record written by another process (or before a crash): nobody woke this worker.
     const now = Date.now();
     const lost = new MessageRepo(kv, 60_000).write(kv.atomic(), null, {
       ...mail("f@demo.example"),
@@ -287,7 +290,7 @@ Deno.test("[messages] a file KV: mail queued before a restart is delivered after
     const { t, sent } = recorder();
     const w = worker(q, t).start();
     await w.idle();
-    await new Promise((r) => setTimeout(r, 250)); // the persisted item and the sweep's copy
+    await new Promise((r) => setTimeout(r, 250)); // the start-up sweep and any later look
     await w.stop();
     kv.close();
     await w.closed;
