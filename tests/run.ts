@@ -5,6 +5,7 @@
  */
 import { build } from "../build.ts";
 import * as esbuild from "esbuild";
+import { deployRuntime } from "./deploy/runtime.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -53,7 +54,7 @@ await esbuild.stop();
 await Deno.mkdir(`${root}.test-results`, { recursive: true });
 
 /**
- * The Deploy runtime (deno@2.5.0 from npm as `deno-deploy-runtime`): the server and unit
+ * The Deploy runtime (deno@2.5.0 from npm, tests/deploy/runtime.ts): the server and unit
  * suites, and the deploy rehearsal, run on it too, with KV queues removed as today's Deno
  * Deploy and KV Connect have none (tests/deploy/no_queues.ts). tests/deploy/test_defaults.ts
  * names the few tests that stay on the pinned runtime only, and why.
@@ -73,7 +74,7 @@ const parts: Part[] = [{
 if (!asked) {
   parts.push({
     name: "Deno Deploy runtime 2.5.0, KV without queues (server, unit, rehearsal)",
-    deno: `${root}node_modules/deno-deploy-runtime/deno`,
+    deno: await deployRuntime(),
     args: [
       "--preload=tests/deploy/no_queues.ts",
       "--preload=tests/deploy/test_defaults.ts",

@@ -1,6 +1,6 @@
 /**
- * The deploy rehearsal: main.ts started as today's Deno Deploy starts it — Deno 2.5.0 (the
- * npm `deno-deploy-runtime` alias), KV without queues (tests/deploy/no_queues.ts),
+ * The deploy rehearsal: main.ts started as today's Deno Deploy starts it — Deno 2.5.0 (from
+ * npm, tests/deploy/runtime.ts), KV without queues (tests/deploy/no_queues.ts),
  * APP_ENV=production, settings only from the environment, a read-only working directory
  * (writes allowed only to the store's directory, which stands for the provisioned KV), plain
  * Deno.serve (DENO_DEPLOYMENT_ID is not set: it would open the default KV), and a stop as

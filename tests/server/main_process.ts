@@ -34,8 +34,12 @@ export function localEnv(dir: string) {
   };
 }
 
-/** Deno as today's Deno Deploy runs it (deno@2.5.0 from npm, see package.json). */
-export const DEPLOY_DENO = `${ROOT}node_modules/deno-deploy-runtime/deno`;
+/**
+ * Deno as today's Deno Deploy runs it: deno@2.5.0 from npm, installed by `deno task test`
+ * into .deploy-runtime/ (tests/deploy/runtime.ts). Not in package.json: 2.5.0's platform
+ * packages exist on the registry here for linux-x64 only, which `npm ci` refuses in a lock.
+ */
+export const DEPLOY_DENO = `${ROOT}.deploy-runtime/node_modules/deno/deno`;
 /** The preload that removes KV queues as Deploy and KV Connect do. */
 export const NO_QUEUES = `${ROOT}tests/deploy/no_queues.ts`;
 
