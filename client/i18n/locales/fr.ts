@@ -46,7 +46,7 @@ export const fr: Dictionary = {
   "activation.codeResent":
     "Par sécurité, un nouveau code a été envoyé à votre adresse e-mail. Saisissez-le sur cet appareil.",
   "activation.codeSentIfRight":
-    "Trop de tentatives depuis votre réseau. Si ce code était correct, un nouveau code a été envoyé à votre adresse e-mail : saisissez-le sur cet appareil.",
+    "Trop de tentatives depuis votre réseau. Si ce code était correct, un nouveau code a été envoyé à votre adresse e-mail : saisissez-le sur cet appareil.",
   "activation.throttled":
     "Trop de tentatives depuis votre réseau. Touchez « Envoyer l’e-mail d’activation » pour recevoir un code pour cet appareil.",
 
