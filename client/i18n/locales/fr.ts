@@ -524,7 +524,7 @@ export const fr: Dictionary = {
   "request.reissueRequired": "Cette modification nécessite une nouvelle approbation",
   "request.busy": "La demande a été modifiée entre-temps, veuillez réessayer",
   "approval.reissuedNote":
-    "{name} a modifié cette demande ({changes}) : l’approbation {id} a été annulée et une nouvelle approbation ouverte.",
+    "{name} a modifié cette demande ({changes}) : l’approbation {id} a été annulée et une nouvelle approbation ouverte.",
   "approval.decided": "Cette demande d’approbation a déjà été traitée",
   "approval.notAllowed": "Vous ne pouvez pas statuer sur cette demande d’approbation",
   "approval.rejectNoteRequired":
