@@ -1,8 +1,9 @@
 /**
- * PostgreSQL for tests. DATABASE_URL when set; otherwise a throwaway cluster from Debian's
- * `postgresql` package, started once per test process (initdb and pg_ctl as the `postgres`
- * user when we are root — the server refuses to run as root —, a temporary directory, a free
- * port, 127.0.0.1 only) and stopped when the process ends. Each test gets its own schema
+ * PostgreSQL for tests. DATABASE_URL when set (or the URL tests/run.ts passes on); otherwise
+ * a throwaway cluster from Debian's `postgresql` package, started once per test process
+ * (initdb and pg_ctl as the `postgres` user when we are root — the server refuses to run as
+ * root —, a temporary directory, a free port, 127.0.0.1 only) and stopped when the process
+ * ends. Each test gets its own schema
  * (`freshPgUrl`), so tests never see each other's rows.
  */
 import postgres from "postgres";
@@ -10,9 +11,12 @@ import { openPgKv } from "../server/store/pg_kv.ts";
 
 let cluster: Promise<string> | undefined;
 
-/** The base URL: DATABASE_URL, or the cluster this process started. */
+/**
+ * The base URL: DATABASE_URL, or QCARD_TEST_PG_URL (the cluster tests/run.ts started for all
+ * its parts), or a cluster this process starts.
+ */
 export function pgBaseUrl(): Promise<string> {
-  const env = Deno.env.get("DATABASE_URL");
+  const env = Deno.env.get("DATABASE_URL") || Deno.env.get("QCARD_TEST_PG_URL");
   if (env) return Promise.resolve(env);
   return cluster ??= startCluster();
 }
