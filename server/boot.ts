@@ -27,7 +27,9 @@ export async function makeDeps(
   kv?: Deno.Kv,
   opts: { log?: (line: string) => void } = {},
 ): Promise<Deps> {
-  const store = createStore(kv ?? await openKv(config.KV_PATH, onDenoDeploy()));
+  const store = createStore(
+    kv ?? await openKv(config.KV_PATH, onDenoDeploy(), { poolSize: config.PG_POOL_SIZE }),
+  );
   // deps.now is read at each use: tests move the clock by replacing it.
   const messaging = await buildMessaging(config, store.kv, () => deps.now(), opts.log);
   // The card issuer (issue 10): the embedded simulator, its vault key from ISSUER_KEY.

@@ -19,7 +19,14 @@ export const ConfigSchema = z.object({
    */
   LISTEN_HOST: z.string().min(1).default("127.0.0.1"),
   APP_ENV: z.enum(["development", "production"]).default("development"),
+  /**
+   * The store: a Deno KV file, `:memory:`, or `postgres://…` / `postgresql://…` for PostgreSQL
+   * (server/store/pg_kv.ts). Unset: DATABASE_URL, else the PG* variables (what Deno Deploy
+   * injects for an assigned Postgres database), else ./data/qcard.kv (see storeFromEnv).
+   */
   KV_PATH: z.string().default("./data/qcard.kv"),
+  /** Connections to PostgreSQL at most, per process. */
+  PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   STATIC_DIR: z.string().default("./dist/preact"),
   PUBLIC_URL: z.url().default("http://localhost:8000"),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),
@@ -301,12 +308,39 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   const clean = Object.fromEntries(
     Object.entries(env).filter(([, v]) => v !== undefined && v !== ""),
   );
+  const store = storeFromEnv(clean);
+  if (store) clean.KV_PATH = store;
   const r = ConfigSchema.safeParse(clean);
   if (!r.success) {
     const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   return { ...r.data, DEMO_ORG: r.data.DEMO_ORG ?? r.data.APP_ENV !== "production" };
+}
+
+/** A PostgreSQL store URL (postgres:// or postgresql://). */
+export function isPostgresUrl(path: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(path);
+}
+
+/**
+ * The store named by the environment: KV_PATH when set (it always wins), else DATABASE_URL,
+ * else a URL built from PGHOST, PGPORT, PGDATABASE, PGUSER, PGPASSWORD and PGSSLMODE (the
+ * libpq variables, which Deno Deploy sets for an assigned Postgres database); undefined
+ * leaves KV_PATH's default.
+ */
+export function storeFromEnv(env: Record<string, string | undefined>): string | undefined {
+  if (env.KV_PATH) return env.KV_PATH;
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  if (!env.PGHOST && !env.PGDATABASE) return undefined;
+  const u = new URL("postgres://localhost");
+  u.hostname = env.PGHOST ?? "localhost";
+  if (env.PGPORT) u.port = env.PGPORT;
+  u.pathname = `/${encodeURIComponent(env.PGDATABASE ?? env.PGUSER ?? "postgres")}`;
+  if (env.PGUSER) u.username = encodeURIComponent(env.PGUSER);
+  if (env.PGPASSWORD) u.password = encodeURIComponent(env.PGPASSWORD);
+  if (env.PGSSLMODE) u.searchParams.set("sslmode", env.PGSSLMODE);
+  return u.toString();
 }
 
 /** True on Deno Deploy, where KV is managed and nothing is written to disk. */

@@ -43,7 +43,17 @@ export async function callWith(
 }
 
 /**
- * A fresh app on in-memory KV with the demo organisation seeded (cheap PIN hashing). Messages
+ * The store a test app runs on: in-memory Deno KV, or with QCARD_TEST_STORE=postgres a fresh
+ * schema on the test PostgreSQL (tests/pg.ts) — the same suites on the second store.
+ */
+export async function openTestKv(): Promise<Deno.Kv> {
+  if (Deno.env.get("QCARD_TEST_STORE") !== "postgres") return await Deno.openKv(":memory:");
+  const { openTestPgKv } = await import("./pg.ts");
+  return await openTestPgKv();
+}
+
+/**
+ * A fresh app on in-memory KV (or PostgreSQL, see openTestKv) with the demo organisation seeded (cheap PIN hashing). Messages
  * are queued but not delivered unless `deliver` starts the worker (as main.ts does); then
  * close() stops it before closing KV and must be awaited.
  */
@@ -61,7 +71,7 @@ export async function testApp(
     DEMO_HISTORY: "false",
     ...env,
   });
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   const deps: Deps = await makeDeps(config, kv, { log: () => {} });
   await seedIfEmpty(deps);
   const worker = opts.deliver ? startDelivery(deps, { log: opts.log ?? (() => {}) }) : undefined;
@@ -74,9 +84,11 @@ export async function testApp(
     /** The delivery worker, when started. */
     worker,
     close: (): void | Promise<void> => {
-      if (!worker) return kv.close();
-      return worker.stop().then(() => {
-        kv.close();
+      // Deno KV closes at once; the PostgreSQL store's close() is a promise (its pool).
+      const closeKv = () => kv.close() as void | Promise<void>;
+      if (!worker) return closeKv();
+      return worker.stop().then(async () => {
+        await closeKv();
         return worker.closed;
       });
     },

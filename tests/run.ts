@@ -6,6 +6,7 @@
 import { build } from "../build.ts";
 import * as esbuild from "esbuild";
 import { deployRuntime } from "./deploy/runtime.ts";
+import { pgBaseUrl } from "./pg.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -66,6 +67,31 @@ interface Part {
   env?: Record<string, string>;
 }
 const asked = Deno.args.length > 0;
+/**
+ * PostgreSQL for the store tests: DATABASE_URL, or one throwaway cluster (tests/pg.ts) that
+ * every part shares and that stops when this process exits. Each test uses its own schema.
+ * Handed on as QCARD_TEST_PG_URL, not DATABASE_URL: a server a test starts from the
+ * environment must not switch stores because of it (server/config.ts storeFromEnv).
+ */
+const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pgBaseUrl() };
+/**
+ * The API suites again on the PostgreSQL store (QCARD_TEST_STORE=postgres): a subset that
+ * covers every store operation the app performs — activation and sessions, requests,
+ * approvals, cards, transactions, receipts and documents (blob chunks), messages,
+ * idempotency records, leases and blobs.
+ */
+const PG_SUITES = [
+  "session",
+  "requests",
+  "approvals",
+  "cards",
+  "transactions",
+  "documents",
+  "messages",
+  "idempotency",
+  "lease",
+  "blobs",
+].map((name) => `tests/server/${name}_test.ts`);
 const parts: Part[] = [{
   name: "pinned Deno (all suites)",
   deno: Deno.execPath(),
@@ -84,6 +110,13 @@ if (!asked) {
     ],
     env: { QCARD_KV_NO_QUEUES: "1" },
   });
+  parts.push({
+    name: "pinned Deno on PostgreSQL (session, requests, approvals, cards, transactions, " +
+      "documents, messages, idempotency, lease, blobs)",
+    deno: Deno.execPath(),
+    args: PG_SUITES,
+    env: { QCARD_TEST_STORE: "postgres" },
+  });
 }
 
 let passed = 0, failed = 0;
@@ -94,7 +127,7 @@ for (const [i, part] of parts.entries()) {
   const ok = await new Deno.Command(part.deno, {
     args: ["test", "-A", "--no-check=remote", `--junit-path=${junit}`, ...part.args],
     cwd: root,
-    env: { CHROME_PATH: chrome, ...part.env },
+    env: { CHROME_PATH: chrome, ...pgEnv, ...part.env },
     stdout: "inherit",
     stderr: "inherit",
   }).output();

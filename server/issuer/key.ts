@@ -5,6 +5,7 @@
  * in-memory KV, a random key that dies with it. The key is never printed, and what leaves this
  * module is a non-extractable AES-GCM CryptoKey.
  */
+import { isPostgresUrl } from "../config.ts";
 import { base64url } from "./encoding.ts";
 
 export interface IssuerKeySource {
@@ -80,6 +81,10 @@ export async function loadIssuerKey(
   if (src.onDeploy) {
     // Every isolate would draw its own key and no one could read the others' cards.
     throw new Error("ISSUER_KEY is required on Deno Deploy (there is no disk to keep one on)");
+  }
+  if (isPostgresUrl(src.KV_PATH)) {
+    // Several processes share a PostgreSQL store: a key file on one disk is not theirs.
+    throw new Error("ISSUER_KEY is required with a PostgreSQL store (32 random bytes, base64url)");
   }
   if (src.KV_PATH === ":memory:") {
     return await importKey(crypto.getRandomValues(new Uint8Array(KEY_BYTES)));

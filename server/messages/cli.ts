@@ -73,7 +73,7 @@ function row(m: Message, now: number): string {
 
 if (import.meta.main) {
   const config = parseConfig(Deno.env.toObject());
-  const kv = await openKv(config.KV_PATH, onDenoDeploy());
+  const kv = await openKv(config.KV_PATH, onDenoDeploy(), { poolSize: 2 });
   const queue = new MessageQueue(kv, {
     retentionMs: Math.round(config.MESSAGE_RETENTION_DAYS * 86_400_000),
     now: Date.now,

@@ -1,8 +1,21 @@
+import { isPostgresUrl } from "../config.ts";
+
 /**
- * Opens Deno KV: a file by default, `:memory:` in tests, the managed KV on Deno Deploy
- * (no path). Repositories take the `Deno.Kv` and own their key prefixes.
+ * Opens the store: a Deno KV file by default, `:memory:` in tests, the managed KV on Deno
+ * Deploy (no path), or PostgreSQL for a postgres:// URL (on Deploy too, where an assigned
+ * Postgres database replaces KV) through the Deno.Kv-compatible pg_kv.ts. Repositories take
+ * the `Deno.Kv` and own their key prefixes.
  */
-export async function openKv(path: string, onDeploy: boolean): Promise<Deno.Kv> {
+export async function openKv(
+  path: string,
+  onDeploy: boolean,
+  opts: { poolSize?: number } = {},
+): Promise<Deno.Kv> {
+  if (isPostgresUrl(path)) {
+    // Loaded only here: a KV deployment never loads the PostgreSQL client.
+    const { openPgKv } = await import("./pg_kv.ts");
+    return await openPgKv(path, opts);
+  }
   if (onDeploy) return await Deno.openKv();
   // `:memory:`, or KV Connect to a managed store (`deno task import` into Deploy's KV).
   if (path === ":memory:" || /^https?:\/\//.test(path)) return await Deno.openKv(path);

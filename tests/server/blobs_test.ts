@@ -4,6 +4,7 @@
  * chunk, and swept when an upload is abandoned or a deletion interrupted.
  */
 import assert from "node:assert/strict";
+import { openTestKv } from "../helpers.ts";
 import { CHUNK_SIZE, KvBlobStore, startSweeper } from "../../server/store/blobs.ts";
 
 const MIN = 60_000;
@@ -36,11 +37,11 @@ async function readAll(
 
 function withKv(fn: (kv: Deno.Kv, blobs: KvBlobStore) => Promise<void>) {
   return async () => {
-    const kv = await Deno.openKv(":memory:");
+    const kv = await openTestKv();
     try {
       await fn(kv, new KvBlobStore(kv, ["blob"]));
     } finally {
-      kv.close();
+      await kv.close();
     }
   };
 }

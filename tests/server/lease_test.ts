@@ -4,6 +4,7 @@
  * only for the holder and keeps the lease while the job lasts.
  */
 import assert from "node:assert/strict";
+import { openTestKv } from "../helpers.ts";
 import {
   acquire,
   currentLease,
@@ -16,11 +17,11 @@ import {
 } from "../../server/store/lease.ts";
 
 async function withKv(fn: (kv: Deno.Kv) => Promise<void>) {
-  const kv = await Deno.openKv(":memory:");
+  const kv = await openTestKv();
   try {
     await fn(kv);
   } finally {
-    kv.close();
+    await kv.close();
   }
 }
 

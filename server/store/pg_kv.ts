@@ -1,0 +1,219 @@
+/**
+ * The part of the Deno.Kv interface QCard uses, on PostgreSQL: one table of
+ * (key bytes, value bytes, versionstamp, expiry), keys in Deno KV's order-preserving encoding
+ * (pg_keys.ts) so a bytea range is a Deno KV range. Every write is one SERIALIZABLE
+ * transaction retried on serialization failure: checks (absent keys too — SSI locks the
+ * index range it read), sums and sets are all-or-nothing, and of concurrent checked writes on
+ * one key exactly one wins, as on Deno KV. The domain code runs unchanged on either store.
+ */
+import postgres from "postgres";
+import { base64url, decodeKey, encodeKey, fromBase64url, hex, withByte } from "./pg_keys.ts";
+import { migrate, TABLE } from "./pg_schema.ts";
+import { entry, list, NOT_EXPIRED, PgAtomic, type Row } from "./pg_atomic.ts";
+
+/** SQLSTATEs after which the whole transaction is simply tried again. */
+const RETRY = new Set(["40001", "40P01", "23505"]);
+/** A commit still failing to serialise after this long is let through. */
+const RETRY_MS = 30_000;
+/** Expired rows are invisible at once and deleted at most this often (by any write). */
+const SWEEP_MS = 60_000;
+
+export interface PgKvOptions {
+  /** Connections at most (PG_POOL_SIZE). */
+  poolSize?: number;
+}
+
+/** Opens the pool, creates or migrates the schema, and returns the store as a Deno.Kv. */
+export async function openPgKv(url: string, opts: PgKvOptions = {}): Promise<Deno.Kv> {
+  // TLS follows the URL's sslmode (postgres.js: require = encrypted, verify-full = checked).
+  const sql = postgres(url, {
+    max: opts.poolSize ?? 10,
+    onnotice: () => {},
+    fetch_types: false,
+    idle_timeout: 60,
+    connection: { application_name: "qcard" },
+  });
+  try {
+    await migrate(sql);
+  } catch (e) {
+    await sql.end({ timeout: 1 });
+    throw e;
+  }
+  return new PgKv(sql) as unknown as Deno.Kv;
+}
+
+export class PgKv {
+  #lastSweep = Date.now();
+  constructor(readonly sql: postgres.Sql) {}
+
+  async get<T = unknown>(key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
+    const rows = await this.sql<Row[]>`SELECT v, enc, vs FROM ${this.sql(TABLE)}
+      WHERE k = ${encodeKey(key)} AND ${this.sql.unsafe(NOT_EXPIRED)}`;
+    return rows[0] ? entry<T>(key, rows[0]) : { key, value: null, versionstamp: null };
+  }
+
+  async getMany<T extends readonly unknown[]>(
+    keys: readonly [...{ [K in keyof T]: Deno.KvKey }],
+  ): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
+    const hexes = keys.map((k) => hex(encodeKey(k)));
+    const rows = hexes.length === 0 ? [] : await this.sql<(Row & { h: string })[]>`
+      SELECT encode(k, 'hex') AS h, v, enc, vs FROM ${this.sql(TABLE)}
+      WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
+      list(hexes)
+    }, ',')::text[]) AS x)
+        AND ${this.sql.unsafe(NOT_EXPIRED)}`;
+    const by = new Map(rows.map((r) => [r.h, r]));
+    return keys.map((key, i) => {
+      const r = by.get(hexes[i]);
+      return r ? entry(key, r) : { key, value: null, versionstamp: null };
+    }) as { [K in keyof T]: Deno.KvEntryMaybe<T[K]> };
+  }
+
+  list<T = unknown>(selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) {
+    return new PgListIterator<T>(this, selector, options);
+  }
+
+  /** One page of a range, for the iterator. */
+  async page(start: Uint8Array, end: Uint8Array, reverse: boolean, n: number): Promise<Row[]> {
+    const t = this.sql(TABLE);
+    return reverse
+      ? await this.sql<Row[]>`SELECT k, v, enc, vs FROM ${t}
+          WHERE k >= ${start} AND k < ${end} AND ${this.sql.unsafe(NOT_EXPIRED)}
+          ORDER BY k DESC LIMIT ${n}`
+      : await this.sql<Row[]>`SELECT k, v, enc, vs FROM ${t}
+          WHERE k >= ${start} AND k < ${end} AND ${this.sql.unsafe(NOT_EXPIRED)}
+          ORDER BY k LIMIT ${n}`;
+  }
+
+  async set(key: Deno.KvKey, value: unknown, options: { expireIn?: number } = {}) {
+    const r = await this.atomic().set(key, value, options).commit();
+    return r as Deno.KvCommitResult;
+  }
+
+  async delete(key: Deno.KvKey): Promise<void> {
+    await this.atomic().delete(key).commit();
+  }
+
+  atomic(): PgAtomic {
+    return new PgAtomic(this);
+  }
+
+  /** Runs `fn` in a SERIALIZABLE transaction, again after a serialisation failure. */
+  async serializable<R>(fn: (tx: postgres.TransactionSql) => Promise<R>): Promise<R> {
+    const until = Date.now() + RETRY_MS;
+    for (let i = 0;; i++) {
+      try {
+        return await this.sql.begin("isolation level serializable", fn) as R;
+      } catch (e) {
+        const code = (e as { code?: string }).code ?? "";
+        if (!RETRY.has(code) || Date.now() > until) throw e;
+        await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(100, 2 + 2 ** i)));
+      }
+    }
+  }
+
+  /** Deletes expired rows now and then (reads already skip them). */
+  async sweep(force = false): Promise<void> {
+    if (!force && Date.now() - this.#lastSweep < SWEEP_MS) return;
+    this.#lastSweep = Date.now();
+    await this.sql`DELETE FROM ${this.sql(TABLE)}
+      WHERE expires_at IS NOT NULL AND expires_at <= qcard_now_ms()`.catch(() => {});
+  }
+
+  close(): Promise<void> {
+    return this.sql.end({ timeout: 5 });
+  }
+
+  [Symbol.dispose]() {
+    void this.close();
+  }
+
+  enqueue(): never {
+    throw new TypeError("Queues are not supported by the PostgreSQL store");
+  }
+
+  listenQueue(): never {
+    throw new TypeError("Queues are not supported by the PostgreSQL store");
+  }
+
+  watch(): never {
+    throw new TypeError("watch() is not supported by the PostgreSQL store");
+  }
+}
+
+/** Deno.KvListIterator over pages of the range, `batchSize` rows a query. */
+export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
+  #start: Uint8Array;
+  #end: Uint8Array;
+  #base: Uint8Array;
+  #buf: Row[] = [];
+  #done = false;
+  #count = 0;
+  #last: Uint8Array | undefined;
+  #limit: number;
+  #batch: number;
+  #reverse: boolean;
+
+  constructor(private kv: PgKv, sel: Deno.KvListSelector, opts: Deno.KvListOptions) {
+    const s = sel as { prefix?: Deno.KvKey; start?: Deno.KvKey; end?: Deno.KvKey };
+    const prefix = s.prefix ? encodeKey(s.prefix) : undefined;
+    this.#start = s.start ? encodeKey(s.start) : withByte(prefix ?? new Uint8Array(), 0x00);
+    this.#end = s.end ? encodeKey(s.end) : withByte(prefix ?? new Uint8Array(), 0xff);
+    // The cursor is the last key after the selector's common part, as on Deno KV.
+    this.#base = prefix ?? commonPrefix(this.#start, this.#end);
+    this.#reverse = !!opts.reverse;
+    this.#limit = opts.limit ?? Infinity;
+    this.#batch = Math.max(1, Math.min(opts.batchSize ?? 100, 1000));
+    if (opts.cursor) {
+      const at = concat(this.#base, fromBase64url(opts.cursor));
+      if (this.#reverse) this.#end = at;
+      else this.#start = withByte(at, 0x00);
+    }
+  }
+
+  get cursor(): string {
+    if (!this.#last) return "";
+    return base64url(this.#last.subarray(this.#base.length));
+  }
+
+  async next(): Promise<IteratorResult<Deno.KvEntry<T>, undefined>> {
+    if (this.#count >= this.#limit) return { done: true, value: undefined };
+    if (this.#buf.length === 0 && !this.#done) {
+      const n = Math.min(this.#batch, this.#limit - this.#count);
+      this.#buf = await this.kv.page(this.#start, this.#end, this.#reverse, n);
+      if (this.#buf.length < n) this.#done = true;
+      const lastRow = this.#buf.at(-1);
+      if (lastRow) {
+        const k = new Uint8Array(lastRow.k);
+        if (this.#reverse) this.#end = k;
+        else this.#start = withByte(k, 0x00);
+      }
+    }
+    const r = this.#buf.shift();
+    if (!r) {
+      // The range is exhausted: nothing to resume, and Deno KV's cursor is then empty.
+      this.#last = undefined;
+      return { done: true, value: undefined };
+    }
+    this.#count++;
+    this.#last = new Uint8Array(r.k);
+    return { done: false, value: entry<T>(decodeKey(this.#last), r) };
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}
+
+function commonPrefix(a: Uint8Array, b: Uint8Array): Uint8Array {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
