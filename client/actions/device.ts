@@ -1,20 +1,27 @@
 import { credentials } from "../api/http.ts";
+import { deriveDeviceKey, type EncryptedJson, newKdfParams, open } from "../crypto/device_key.ts";
 import {
-  deriveDeviceKey,
-  newKdfParams,
-  open,
-  parseSealed,
-  seal,
-  type Sealed,
-  serializeSealed,
-} from "../crypto/device_key.ts";
+  type AnySealed,
+  isPasskeyWrap,
+  openWithDataKey,
+  parseAny,
+  type PasskeyWrap,
+  reencrypt,
+  reseal,
+  type SealedV2,
+  sealNew,
+  serializeAny,
+  unwrapDataKey,
+} from "../crypto/data_key.ts";
 import {
   closeQCDB,
   getDeviceId,
   getToken,
   putDeviceId,
+  putPasskeyWrap,
   putToken,
   qcdbExists,
+  rewriteCached,
   wipeQCDB,
 } from "../db/qcdb.ts";
 import {
@@ -27,9 +34,20 @@ import {
 } from "../lib/cookies.ts";
 import { dropRevealed } from "../state/wallet.ts";
 
-/** The unlocked device key: non-extractable, in memory only, gone on lock or reload. */
+/**
+ * The unlocked data key (client/crypto/data_key.ts; a device sealed before data keys: its PIN
+ * key until the next PIN unlock moves it): non-extractable, in memory only, gone on lock or
+ * reload.
+ */
 let deviceKey: CryptoKey | null = null;
 export const currentKey = () => deviceKey;
+
+/**
+ * The wrapper this session unlocked through and its wrapping key (PIN key or passkey key):
+ * what lets Options add the passkey wrapper without asking for the PIN again. Dropped on lock.
+ */
+export type Unwrapper = { key: CryptoKey; wrap: EncryptedJson };
+let unwrapper: Unwrapper | null = null;
 
 const PIN_FAILS = "qc_pinfail";
 
@@ -71,7 +89,7 @@ async function readOrMakeDeviceId(): Promise<string> {
  */
 interface TokenCopy {
   text: string;
-  sealed: Sealed;
+  sealed: AnySealed;
   rev: number;
   pinlength: number;
 }
@@ -89,14 +107,14 @@ function cookieCopy(): TokenCopy | null {
   const cut = raw.lastIndexOf("~");
   const text = cut < 0 ? raw : raw.slice(0, cut);
   const rev = cut < 0 ? 0 : Number(raw.slice(cut + 1));
-  const sealed = parseSealed(text);
+  const sealed = parseAny(text);
   return sealed && Number.isSafeInteger(rev) && rev >= 0 ? { text, sealed, rev, pinlength } : null;
 }
 
 async function dbCopy(): Promise<TokenCopy | null> {
   try {
     const rec = await getToken();
-    const sealed = rec ? parseSealed(rec.token) : null;
+    const sealed = rec ? parseAny(rec.token) : null;
     if (!rec || !sealed || !validLength(rec.pinlength)) return null;
     return { text: rec.token, sealed, rev: rec.rev ?? 0, pinlength: rec.pinlength };
   } catch {
@@ -121,11 +139,16 @@ function mirror(c: TokenCopy): void {
  * is above every copy seen, and at least the time (a cookie of a wiped installation that
  * came back after a kill has a lower one).
  */
-async function writeCopy(text: string, salt: string, pinlength: number): Promise<void> {
+async function writeCopy(
+  text: string,
+  salt: string,
+  pinlength: number,
+  passkey: PasskeyWrap | null | "keep" = "keep",
+): Promise<void> {
   const rev = Math.max(Date.now(), (newest?.rev ?? 0) + 1);
-  const copy: TokenCopy = { text, sealed: parseSealed(text)!, rev, pinlength };
+  const copy: TokenCopy = { text, sealed: parseAny(text)!, rev, pinlength };
   try {
-    await putToken({ token: text, pin: salt, pinlength, rev });
+    await putToken({ token: text, pin: salt, pinlength, rev }, passkey);
   } catch { /* QCDB unavailable: the cookie is the only copy */ }
   newest = copy;
   mirror(copy);
@@ -155,7 +178,7 @@ export async function durablePinLength(): Promise<number | null> {
 }
 
 /** The sealed token: the newer of the cookie's and QCDB's copies (the cookie then mirrors it). */
-export async function storedSealed(): Promise<Sealed | null> {
+export async function storedSealed(): Promise<AnySealed | null> {
   const [c, d] = [cookieCopy(), await dbCopy()];
   const best = c && d ? (d.rev > c.rev ? d : c) : c ?? d;
   if (!best) return null;
@@ -165,40 +188,101 @@ export async function storedSealed(): Promise<Sealed | null> {
 }
 
 /**
- * Seals the access token under a key derived from the new PIN (random salt, 600k
- * iterations) and stores it durably in QCDB, then in the cookies; the clear token stays in
- * memory. Resolves once the device can be unlocked after a kill (spec §4).
+ * Seals the access token under a new random data key wrapped by a key derived from the new
+ * PIN (random salt, 600k iterations) and stores it durably in QCDB, then in the cookies; the
+ * clear token stays in memory. Resolves once the device can be unlocked after a kill (spec
+ * §4). A new installation has no passkey wrapper.
  */
 export async function storeToken(token: string, pin: string): Promise<void> {
   const kdf = newKdfParams();
-  const key = await deriveDeviceKey(pin, kdf);
-  const sealed = await seal(key, kdf, token);
+  const pinKey = await deriveDeviceKey(pin, kdf);
+  const { sealed, dataKey } = await sealNew(pinKey, kdf, token);
   newest = null; // a new installation: no earlier copy orders this one
-  await writeCopy(serializeSealed(sealed), kdf.salt, pin.length);
-  deviceKey = key;
+  await writeCopy(serializeAny(sealed), kdf.salt, pin.length, null);
+  deviceKey = dataKey;
+  unwrapper = { key: pinKey, wrap: sealed.wrap };
   credentials.bearer = token;
   sealedInUse = getCookie(COOKIE_NAMES.encToken) ?? null;
   resetPinFailures();
 }
 
-/** Derives the key from a PIN and opens the sealed token; throws WrongKeyError on a wrong PIN. */
+/**
+ * Derives the key from a PIN and opens the sealed token; throws WrongKeyError on a wrong PIN.
+ * `key` is the data key (for a v1 device, the PIN key: {@link replaceToken} moves it).
+ */
 export async function openToken(
   pin: string,
-  sealed: Sealed,
-): Promise<{ token: string; key: CryptoKey }> {
-  const key = await deriveDeviceKey(pin, sealed.kdf);
-  const token = await open(key, sealed);
-  return { token, key };
+  sealed: AnySealed,
+): Promise<{ token: string; key: CryptoKey; unwrapper: Unwrapper | null }> {
+  const pinKey = await deriveDeviceKey(pin, sealed.kdf);
+  if (sealed.v === 1) return { token: await open(pinKey, sealed), key: pinKey, unwrapper: null };
+  const key = await unwrapDataKey(pinKey, sealed.wrap);
+  return {
+    token: await openWithDataKey(key, sealed),
+    key,
+    unwrapper: { key: pinKey, wrap: sealed.wrap },
+  };
+}
+
+/** Opens the sealed token with a data key unwrapped another way (the passkey's wrapper). */
+export async function openTokenWith(key: CryptoKey, sealed: AnySealed): Promise<string> {
+  if (sealed.v !== 2) throw new TypeError("a passkey opens only a data-key sealed token");
+  return await openWithDataKey(key, sealed);
 }
 
 /**
- * The server rotates the bearer token at every unlock: seal the new one under the same key
- * (same salt and iterations: no second PBKDF2 run), durably in QCDB, then in the cookie,
- * before it is used.
+ * The server rotates the bearer token at every unlock: seal the new one under the same data
+ * key (no second PBKDF2 run), durably in QCDB, then in the cookie, before it is used. A
+ * device sealed before data keys (`key` is then its PIN key) moves to them here: a new data
+ * key wrapped by the PIN key, the token sealed under it, then every cached blob re-encrypted
+ * from the PIN key to the data key (a blob a kill leaves behind is a cache miss). Returns the
+ * key to hold from now on.
  */
-export async function replaceToken(token: string, key: CryptoKey, sealed: Sealed): Promise<void> {
-  const text = serializeSealed(await seal(key, sealed.kdf, token));
-  await writeCopy(text, sealed.kdf.salt, newest?.pinlength ?? storedPinLength() ?? 6);
+export async function replaceToken(
+  token: string,
+  key: CryptoKey,
+  sealed: AnySealed,
+): Promise<CryptoKey> {
+  const pinlength = newest?.pinlength ?? storedPinLength() ?? 6;
+  if (sealed.v === 2) {
+    await writeCopy(serializeAny(await reseal(key, sealed, token)), sealed.kdf.salt, pinlength);
+    return key;
+  }
+  const next: { sealed: SealedV2; dataKey: CryptoKey } = await sealNew(key, sealed.kdf, token);
+  await writeCopy(serializeAny(next.sealed), sealed.kdf.salt, pinlength);
+  unwrapper = { key, wrap: next.sealed.wrap };
+  try {
+    await rewriteCached((blob) => reencrypt(key, next.dataKey, blob));
+  } catch { /* QCDB unavailable: nothing cached to move */ }
+  return next.dataKey;
+}
+
+/** The passkey wrapper stored with the sealed token in QCDB, if passkey unlock is on. */
+export async function storedPasskey(): Promise<PasskeyWrap | null> {
+  try {
+    const w = (await getToken())?.passkey;
+    return isPasskeyWrap(w) ? w : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Stores (or with null removes) the passkey wrapper, durably. */
+export async function setPasskeyWrap(wrap: PasskeyWrap | null): Promise<boolean> {
+  try {
+    return await putPasskeyWrap(wrap);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * An extractable copy of the unlocked data key, to wrap it once more (turning passkey unlock
+ * on right after an unlock); null when locked or unlocked on a device sealed before data keys.
+ */
+export async function extractableDataKey(): Promise<CryptoKey | null> {
+  if (!unwrapper || !deviceKey) return null;
+  return await unwrapDataKey(unwrapper.key, unwrapper.wrap, true);
 }
 
 /** The sealed token this window unlocked with (to tell a rotation in another window). */
@@ -213,9 +297,10 @@ export function unlockedElsewhere(): boolean {
   return !!sealedInUse && !!now && now !== sealedInUse;
 }
 
-export function adoptSession(token: string, key: CryptoKey): void {
+export function adoptSession(token: string, key: CryptoKey, via: Unwrapper | null = null): void {
   credentials.bearer = token;
   deviceKey = key;
+  unwrapper = via ?? unwrapper;
   sealedInUse = getCookie(COOKIE_NAMES.encToken) ?? null;
   // Chromium caps cookie lifetime at 400 days: renew on every unlock.
   refreshQcCookies();
@@ -228,6 +313,7 @@ export function adoptSession(token: string, key: CryptoKey): void {
 export function lock(): void {
   credentials.bearer = null;
   deviceKey = null;
+  unwrapper = null;
   dropRevealed();
 }
 

@@ -166,18 +166,19 @@ export async function unlock(pin: string): Promise<void> {
       await wipeAndRestart(t("pin.unregistered"));
       return;
     }
-    let opened: { token: string; key: CryptoKey } | null = null;
+    let opened: Awaited<ReturnType<typeof openToken>> | null = null;
     try {
       opened = await openToken(pin, sealed);
     } catch (err) {
       if (!(err instanceof WrongKeyError)) throw err;
     }
     let token = opened?.token;
+    let key = opened?.key;
     try {
       const r = await call(session.checkPinValid, { body: { token: opened?.token ?? "", pin } });
       // A rotated token replaces the sealed one (offline unlocks keep the current one).
       if (opened && r.token) {
-        await replaceToken(r.token, opened.key, sealed);
+        key = await replaceToken(r.token, opened.key, sealed);
         token = r.token;
       }
     } catch (err) {
@@ -186,9 +187,11 @@ export async function unlock(pin: string): Promise<void> {
       }
       if (!(err instanceof NetworkError) || !opened) return await wrongPin();
     }
-    if (!opened || !token) return await wrongPin();
+    if (!opened || !token || !key) return await wrongPin();
+    // A device sealed before data keys moves to them at this PIN unlock, even offline.
+    if (sealed.v === 1 && key === opened.key) key = await replaceToken(token, key, sealed);
     resetPinFailures();
-    adoptSession(token, opened.key);
+    adoptSession(token, key, opened.unwrapper);
     padMessage.value = null;
     await enterMain();
   });

@@ -112,7 +112,9 @@ export async function deriveDeviceKey(
     base,
     { name: "AES-GCM", length: 256 },
     false, // never extractable
-    ["encrypt", "decrypt"],
+    // wrap/unwrap: since data keys (client/crypto/data_key.ts) it wraps the data key; a
+    // device sealed before them still has its token under this key (encrypt/decrypt).
+    ["encrypt", "decrypt", "unwrapKey"],
   );
   keyParams.set(key, { ...params });
   return key;
@@ -251,6 +253,11 @@ function assertIterations(n: number): void {
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_ITERATIONS) {
     throw new RangeError(`PBKDF2 iterations must be 1..${MAX_ITERATIONS}`);
   }
+}
+
+/** Validates stored KDF parameters and returns the salt's bytes (TypeError when malformed). */
+export function checkKdfParams(p: KdfParams): Uint8Array<ArrayBuffer> {
+  return checkKdf(p);
 }
 
 function checkKdf(p: KdfParams): Uint8Array<ArrayBuffer> {

@@ -35,6 +35,7 @@ import {
   unwrap,
 } from "idb";
 import type { EncryptedJson } from "../crypto/device_key.ts";
+import type { PasskeyWrap } from "../crypto/data_key.ts";
 
 /** spec §3, §9. */
 export const QCDB_NAME = "QCDB";
@@ -63,6 +64,12 @@ export interface TokenRecord {
    * it existed: 0).
    */
   rev?: number;
+  /**
+   * The data key wrapped under the passkey's PRF-derived key, when passkey unlock is on
+   * (client/crypto/data_key.ts). Not mirrored in a cookie: without QCDB the PIN unlocks.
+   * A plain field, no index: the v11 layout is unchanged.
+   */
+  passkey?: PasskeyWrap;
 }
 
 /** The one record of the `deviceid` store (spec §7: `device-id` header). */
@@ -265,18 +272,52 @@ export async function wipeQCDB(): Promise<void> {
  * Replaces the stored token record (there is only ever one). Resolves once it
  * is on disk (strict durability): the app may use the token after that.
  */
-export async function putToken(rec: Omit<TokenRecord, "id">): Promise<void> {
+export async function putToken(
+  rec: Omit<TokenRecord, "id" | "passkey">,
+  passkey: PasskeyWrap | null | "keep" = "keep",
+): Promise<void> {
   const db = await openQCDB();
   const tx = db.transaction("token", "readwrite", { durability: "strict" });
   // Clear first: the unique indexes would refuse a second record. Awaiting
   // tx.done alongside reports an aborted transaction here, not as an
-  // unhandled rejection.
+  // unhandled rejection. "keep" carries the passkey wrapper over (a token
+  // rotation: the data key it wraps is the same), in the same transaction.
   const { token, pin, pinlength, rev } = rec;
-  await Promise.all([
-    tx.store.clear(),
-    tx.store.add({ token, pin, pinlength, rev }),
-    tx.done,
-  ]);
+  const write = async () => {
+    const kept = passkey === "keep"
+      ? (await tx.store.getAll(undefined, 1))[0]?.passkey
+      : passkey ?? undefined;
+    await tx.store.clear();
+    await tx.store.add(
+      kept ? { token, pin, pinlength, rev, passkey: kept } : {
+        token,
+        pin,
+        pinlength,
+        rev,
+      },
+    );
+  };
+  await Promise.all([write(), tx.done]);
+}
+
+/**
+ * Sets or removes the passkey wrapper of the stored token record, durably; false when there
+ * is no record (not activated, or wiped meanwhile).
+ */
+export async function putPasskeyWrap(wrap: PasskeyWrap | null): Promise<boolean> {
+  const db = await openQCDB();
+  const tx = db.transaction("token", "readwrite", { durability: "strict" });
+  const write = async () => {
+    const cur = await tx.store.openCursor();
+    if (!cur) return false;
+    const next: TokenRecord = { ...cur.value };
+    if (wrap) next.passkey = wrap;
+    else delete next.passkey;
+    await cur.update(next);
+    return true;
+  };
+  const [ok] = await Promise.all([write(), tx.done]);
+  return ok;
 }
 
 /**
@@ -334,6 +375,47 @@ export async function putCached(
     await tx.store.put(id === undefined ? rec : { ...rec, id });
   };
   await Promise.all([write(), tx.done]);
+}
+
+/** Every store holding {@link CachedBlob}s. */
+export const CACHED_STORES: CachedStore[] = [
+  "ledgercodes",
+  "projectcodes",
+  "costcenters",
+  "types",
+  "currencylist",
+  "lists",
+  "approvals",
+];
+
+/**
+ * Rewrites every cached blob through `change` (a device moving to a new key): all are read,
+ * changed outside any transaction (IndexedDB transactions end while crypto is awaited), then
+ * written back; a blob `change` answers `null` for is deleted. A blob written meanwhile under
+ * the same id is overwritten only if it still holds what was read.
+ */
+export async function rewriteCached(
+  change: (blob: EncryptedJson) => Promise<EncryptedJson | null>,
+): Promise<number> {
+  const db = await openQCDB();
+  let n = 0;
+  for (const store of CACHED_STORES) {
+    const recs = await db.getAll(store);
+    const out: { rec: CachedBlob; next: EncryptedJson | null }[] = [];
+    for (const rec of recs) out.push({ rec, next: await change(rec).catch(() => null) });
+    const tx = db.transaction(store, "readwrite");
+    const write = async () => {
+      for (const { rec, next } of out) {
+        const now = await tx.store.get(rec.id!);
+        if (!now || now.iv !== rec.iv || now.ct !== rec.ct) continue;
+        if (next) await tx.store.put({ ...now, iv: next.iv, ct: next.ct });
+        else await tx.store.delete(rec.id!);
+        n++;
+      }
+    };
+    await Promise.all([write(), tx.done]);
+  }
+  return n;
 }
 
 /** The cached blob under `key`, or `undefined`; decrypt with `decryptJson()`. */
