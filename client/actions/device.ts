@@ -2,26 +2,22 @@ import { credentials } from "../api/http.ts";
 import { deriveDeviceKey, type EncryptedJson, newKdfParams, open } from "../crypto/device_key.ts";
 import {
   type AnySealed,
-  isPasskeyWrap,
   openWithDataKey,
   parseAny,
-  type PasskeyWrap,
-  reencrypt,
   reseal,
-  type SealedV2,
-  sealNew,
-  serializeAny,
+  serializeV2,
   unwrapDataKey,
 } from "../crypto/data_key.ts";
 import {
   closeQCDB,
   getDeviceId,
   getToken,
+  openQCDB,
+  type PasskeyWrap,
   putDeviceId,
   putPasskeyWrap,
   putToken,
   qcdbExists,
-  rewriteCached,
   wipeQCDB,
 } from "../db/qcdb.ts";
 import {
@@ -196,9 +192,10 @@ export async function storedSealed(): Promise<AnySealed | null> {
 export async function storeToken(token: string, pin: string): Promise<void> {
   const kdf = newKdfParams();
   const pinKey = await deriveDeviceKey(pin, kdf);
+  const { sealNew } = await import("../crypto/data_key_new.ts");
   const { sealed, dataKey } = await sealNew(pinKey, kdf, token);
   newest = null; // a new installation: no earlier copy orders this one
-  await writeCopy(serializeAny(sealed), kdf.salt, pin.length, null);
+  await writeCopy(serializeV2(sealed), kdf.salt, pin.length, null);
   deviceKey = dataKey;
   unwrapper = { key: pinKey, wrap: sealed.wrap };
   credentials.bearer = token;
@@ -245,23 +242,27 @@ export async function replaceToken(
 ): Promise<CryptoKey> {
   const pinlength = newest?.pinlength ?? storedPinLength() ?? 6;
   if (sealed.v === 2) {
-    await writeCopy(serializeAny(await reseal(key, sealed, token)), sealed.kdf.salt, pinlength);
+    await writeCopy(serializeV2(await reseal(key, sealed, token)), sealed.kdf.salt, pinlength);
     return key;
   }
-  const next: { sealed: SealedV2; dataKey: CryptoKey } = await sealNew(key, sealed.kdf, token);
-  await writeCopy(serializeAny(next.sealed), sealed.kdf.salt, pinlength);
+  const { sealNew, reencrypt } = await import("../crypto/data_key_new.ts");
+  const next = await sealNew(key, sealed.kdf, token);
+  await writeCopy(serializeV2(next.sealed), sealed.kdf.salt, pinlength);
   unwrapper = { key, wrap: next.sealed.wrap };
   try {
-    await rewriteCached((blob) => reencrypt(key, next.dataKey, blob));
+    const { rewriteCached } = await import("../db/rewrite.ts");
+    await rewriteCached(await openQCDB(), (blob) => reencrypt(key, next.dataKey, blob));
   } catch { /* QCDB unavailable: nothing cached to move */ }
   return next.dataKey;
 }
 
-/** The passkey wrapper stored with the sealed token in QCDB, if passkey unlock is on. */
+/**
+ * The passkey wrapper stored with the sealed token in QCDB, if passkey unlock is on (checked
+ * by client/crypto/passkey_wrap.ts before use).
+ */
 export async function storedPasskey(): Promise<PasskeyWrap | null> {
   try {
-    const w = (await getToken())?.passkey;
-    return isPasskeyWrap(w) ? w : null;
+    return (await getToken())?.passkey ?? null;
   } catch {
     return null;
   }

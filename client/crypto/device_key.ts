@@ -221,7 +221,8 @@ export function parseSealed(str: string): Sealed | null {
 
 // ---- internals -------------------------------------------------------------
 
-async function encryptBytes(
+/** AES-GCM under a fresh random IV (shared with client/crypto/data_key.ts). */
+export async function encryptBytes(
   key: CryptoKey,
   data: Uint8Array<ArrayBuffer>,
 ): Promise<EncryptedJson> {
@@ -231,7 +232,8 @@ async function encryptBytes(
   return { iv: toBase64Url(iv), ct: toBase64Url(new Uint8Array(ct)) };
 }
 
-async function decryptBytes(
+/** AES-GCM decryption; WrongKeyError when the tag does not verify. */
+export async function decryptBytes(
   key: CryptoKey,
   blob: EncryptedJson,
 ): Promise<ArrayBuffer> {
@@ -266,7 +268,8 @@ function checkKdf(p: KdfParams): Uint8Array<ArrayBuffer> {
   return checkBytes(p.salt, SALT_BYTES, SALT_BYTES, "salt");
 }
 
-function checkBytes(
+/** base64url of `min`..`max` bytes, or TypeError naming `what`. */
+export function checkBytes(
   s: unknown,
   min: number,
   max: number,
@@ -279,7 +282,8 @@ function checkBytes(
   return bytes;
 }
 
-function isBytes(s: string, min: number, max: number): boolean {
+/** Whether `s` is base64url of `min`..`max` bytes. */
+export function isBytes(s: string, min: number, max: number): boolean {
   const bytes = fromBase64Url(s);
   return bytes !== null && bytes.length >= min && bytes.length <= max;
 }

@@ -35,7 +35,6 @@ import {
   unwrap,
 } from "idb";
 import type { EncryptedJson } from "../crypto/device_key.ts";
-import type { PasskeyWrap } from "../crypto/data_key.ts";
 
 /** spec §3, §9. */
 export const QCDB_NAME = "QCDB";
@@ -70,6 +69,21 @@ export interface TokenRecord {
    * A plain field, no index: the v11 layout is unchanged.
    */
   passkey?: PasskeyWrap;
+}
+
+/**
+ * Wrapper 2 of the data key (client/crypto/passkey_wrap.ts): the data key under a key derived
+ * from the passkey's PRF output. The PRF output itself is never stored.
+ */
+export interface PasskeyWrap {
+  v: 1;
+  /** base64url WebAuthn credential id, to ask the browser for this very passkey. */
+  credentialId: string;
+  /** base64url HKDF salt, random per wrapper. */
+  salt: string;
+  /** base64url IV and wrapped key (AES-GCM). */
+  iv: string;
+  ct: string;
 }
 
 /** The one record of the `deviceid` store (spec §7: `device-id` header). */
@@ -375,47 +389,6 @@ export async function putCached(
     await tx.store.put(id === undefined ? rec : { ...rec, id });
   };
   await Promise.all([write(), tx.done]);
-}
-
-/** Every store holding {@link CachedBlob}s. */
-export const CACHED_STORES: CachedStore[] = [
-  "ledgercodes",
-  "projectcodes",
-  "costcenters",
-  "types",
-  "currencylist",
-  "lists",
-  "approvals",
-];
-
-/**
- * Rewrites every cached blob through `change` (a device moving to a new key): all are read,
- * changed outside any transaction (IndexedDB transactions end while crypto is awaited), then
- * written back; a blob `change` answers `null` for is deleted. A blob written meanwhile under
- * the same id is overwritten only if it still holds what was read.
- */
-export async function rewriteCached(
-  change: (blob: EncryptedJson) => Promise<EncryptedJson | null>,
-): Promise<number> {
-  const db = await openQCDB();
-  let n = 0;
-  for (const store of CACHED_STORES) {
-    const recs = await db.getAll(store);
-    const out: { rec: CachedBlob; next: EncryptedJson | null }[] = [];
-    for (const rec of recs) out.push({ rec, next: await change(rec).catch(() => null) });
-    const tx = db.transaction(store, "readwrite");
-    const write = async () => {
-      for (const { rec, next } of out) {
-        const now = await tx.store.get(rec.id!);
-        if (!now || now.iv !== rec.iv || now.ct !== rec.ct) continue;
-        if (next) await tx.store.put({ ...now, iv: next.iv, ct: next.ct });
-        else await tx.store.delete(rec.id!);
-        n++;
-      }
-    };
-    await Promise.all([write(), tx.done]);
-  }
-  return n;
 }
 
 /** The cached blob under `key`, or `undefined`; decrypt with `decryptJson()`. */

@@ -17,17 +17,20 @@ import {
   WrongKeyError,
 } from "../../client/crypto/device_key.ts";
 import {
-  HKDF_INFO,
-  newPasskeyWrap,
-  openPasskeyWrap,
   openWithDataKey,
   parseAny,
   reseal,
   type SealedV2,
-  sealNew,
-  serializeAny,
+  serializeV2,
   unwrapDataKey,
 } from "../../client/crypto/data_key.ts";
+import { sealNew } from "../../client/crypto/data_key_new.ts";
+import {
+  HKDF_INFO,
+  isPasskeyWrap,
+  newPasskeyWrap,
+  openPasskeyWrap,
+} from "../../client/crypto/passkey_wrap.ts";
 import {
   closeQCDB,
   getCached,
@@ -49,7 +52,7 @@ async function v2(pin = "135790", token = "token-aaaaaaaaaaaaaaaaaaaa") {
 
 Deno.test("[data_key] the PIN key unwraps the data key that opens the token", async () => {
   const { sealed } = await v2();
-  const back = parseAny(serializeAny(sealed)) as SealedV2;
+  const back = parseAny(serializeV2(sealed)) as SealedV2;
   assert.equal(back.v, 2);
   const pinKey = await deriveDeviceKey("135790", back.kdf);
   const dataKey = await unwrapDataKey(pinKey, back.wrap);
@@ -68,7 +71,8 @@ Deno.test("[data_key] the passkey wrapper wraps the same data key as the PIN", a
   const cached = await encryptJson(dataKey, { rows: [1, 2, 3] });
   const exportable = await unwrapDataKey(pinKey, sealed.wrap, true);
   const wrap = await newPasskeyWrap(exportable, prf(7), "Y3JlZGVudGlhbC1pZC0wMDE");
-  const viaPasskey = await openPasskeyWrap(wrap, prf(7));
+  const viaPasskey = (await openPasskeyWrap(wrap, prf(7))).dataKey;
+  assert.ok(isPasskeyWrap(wrap));
   // Same key: it opens the token and the cache the PIN's key sealed, and the other way round.
   assert.equal(await openWithDataKey(viaPasskey, sealed), "token-aaaaaaaaaaaaaaaaaaaa");
   assert.deepEqual(await decryptJson(viaPasskey, cached), { rows: [1, 2, 3] });
@@ -114,7 +118,7 @@ Deno.test("[data_key] both formats parse; garbage does not", async () => {
   const v1 = await seal(await deriveDeviceKey("135790", kdf), kdf, "tok");
   assert.equal(parseAny(serializeSealed(v1))?.v, 1);
   const { sealed } = await v2();
-  const text = serializeAny(sealed);
+  const text = serializeV2(sealed);
   assert.match(text, /^v2\.[0-9]+(\.[A-Za-z0-9_-]+){5}$/);
   assert.equal(parseAny(text.replace("v2.", "v3.")), null);
   assert.equal(parseAny(text.split(".").slice(0, 6).join(".")), null);
@@ -183,7 +187,7 @@ Deno.test("[data_key] a rotation keeps the passkey wrapper; a new activation dro
   jar.clear();
   const device = await import("../../client/actions/device.ts");
   const { sealed, pinKey } = await v2();
-  await putToken({ token: serializeAny(sealed), pin: sealed.kdf.salt, pinlength: 6, rev: 1 });
+  await putToken({ token: serializeV2(sealed), pin: sealed.kdf.salt, pinlength: 6, rev: 1 });
   const wrap = await newPasskeyWrap(
     await unwrapDataKey(pinKey, sealed.wrap, true),
     prf(3),
@@ -194,7 +198,7 @@ Deno.test("[data_key] a rotation keeps the passkey wrapper; a new activation dro
   await device.replaceToken("token-rotated-cccccccccccc", opened.key, sealed);
   assert.deepEqual(await device.storedPasskey(), wrap);
   // The wrapper still opens the rotated token.
-  const viaPasskey = await openPasskeyWrap((await device.storedPasskey())!, prf(3));
+  const viaPasskey = (await openPasskeyWrap((await device.storedPasskey())!, prf(3))).dataKey;
   assert.equal(
     await device.openTokenWith(viaPasskey, (await device.storedSealed())!),
     "token-rotated-cccccccccccc",

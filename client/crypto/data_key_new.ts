@@ -1,0 +1,67 @@
+/**
+ * Making a data key (client/crypto/data_key.ts): at activation and when a device sealed
+ * before data keys moves to them. Its own chunk, importing only types (a value import would
+ * split the first load's crypto into a shared chunk): an unlock that only opens and reseals
+ * does not load it.
+ */
+import type { EncryptedJson, KdfParams } from "./device_key.ts";
+import type { SealedV2 } from "./data_key.ts";
+
+const AES = { name: "AES-GCM", length: 256 } as const;
+
+/**
+ * A new random data key, wrapped by `pinKey` (wrapper 1), with the token sealed under it.
+ * Returns the non-extractable key to use while unlocked; the raw bytes are zeroed.
+ */
+export async function sealNew(
+  pinKey: CryptoKey,
+  kdf: KdfParams,
+  token: string,
+): Promise<{ sealed: SealedV2; dataKey: CryptoKey }> {
+  const raw = crypto.getRandomValues(new Uint8Array(32));
+  try {
+    const wrap = await encrypt(pinKey, raw);
+    const dataKey = await crypto.subtle.importKey("raw", raw, AES, false, ["encrypt", "decrypt"]);
+    const { iv, ct } = await encrypt(dataKey, new TextEncoder().encode(token));
+    return { sealed: { v: 2, kdf: { ...kdf }, wrap, iv, ct }, dataKey };
+  } finally {
+    raw.fill(0);
+  }
+}
+
+/**
+ * Re-encrypts one cached blob from `from` to `to`, bytes for bytes (moving a v1 device's
+ * cache to its new data key). Rejects when `from` does not open it.
+ */
+export async function reencrypt(
+  from: CryptoKey,
+  to: CryptoKey,
+  blob: EncryptedJson,
+): Promise<EncryptedJson> {
+  const iv = fromB64(blob.iv);
+  const clear = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, from, fromB64(blob.ct));
+  return await encrypt(to, new Uint8Array(clear));
+}
+
+/** spec §9: AES-GCM under a fresh random 12-byte IV. */
+async function encrypt(key: CryptoKey, data: Uint8Array<ArrayBuffer>): Promise<EncryptedJson> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const ct = await crypto.subtle.encrypt({ name: "AES-GCM", iv }, key, data);
+  return { iv: toB64(iv), ct: toB64(new Uint8Array(ct)) };
+}
+
+function toB64(b: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < b.length; i += 0x8000) {
+    bin += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  }
+  return btoa(bin).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+function fromB64(s: string): Uint8Array<ArrayBuffer> {
+  const b64 = s.replace(/-/g, "+").replace(/_/g, "/");
+  return Uint8Array.from(
+    atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4)),
+    (c) => c.charCodeAt(0),
+  );
+}
