@@ -1,13 +1,11 @@
 import { credentials } from "../api/http.ts";
-import { deriveDeviceKey, type EncryptedJson, newKdfParams, open } from "../crypto/device_key.ts";
 import {
-  type AnySealed,
-  openWithDataKey,
-  parseAny,
-  reseal,
-  serializeV2,
-  unwrapDataKey,
-} from "../crypto/data_key.ts";
+  deriveDeviceKey,
+  type EncryptedJson,
+  newKdfParams,
+  wrongKey,
+} from "../crypto/device_key.ts";
+import { type AnySealed, parseAny, serializeV2 } from "../crypto/data_key.ts";
 import {
   closeQCDB,
   getDeviceId,
@@ -15,7 +13,6 @@ import {
   openQCDB,
   type PasskeyWrap,
   putDeviceId,
-  putPasskeyWrap,
   putToken,
   qcdbExists,
   wipeQCDB,
@@ -89,6 +86,9 @@ interface TokenCopy {
   rev: number;
   pinlength: number;
 }
+
+/** The data key's operations: their own chunk (client/crypto/data_key_ops.ts). */
+const ops = () => import("../crypto/data_key_ops.ts");
 
 /** The newest copy this page has read or written (its `rev` orders the next write). */
 let newest: TokenCopy | null = null;
@@ -192,8 +192,7 @@ export async function storedSealed(): Promise<AnySealed | null> {
 export async function storeToken(token: string, pin: string): Promise<void> {
   const kdf = newKdfParams();
   const pinKey = await deriveDeviceKey(pin, kdf);
-  const { sealNew } = await import("../crypto/data_key_new.ts");
-  const { sealed, dataKey } = await sealNew(pinKey, kdf, token);
+  const { sealed, dataKey } = await (await ops()).sealNew(pinKey, kdf, token);
   newest = null; // a new installation: no earlier copy orders this one
   await writeCopy(serializeV2(sealed), kdf.salt, pin.length, null);
   deviceKey = dataKey;
@@ -212,19 +211,18 @@ export async function openToken(
   sealed: AnySealed,
 ): Promise<{ token: string; key: CryptoKey; unwrapper: Unwrapper | null }> {
   const pinKey = await deriveDeviceKey(pin, sealed.kdf);
-  if (sealed.v === 1) return { token: await open(pinKey, sealed), key: pinKey, unwrapper: null };
-  const key = await unwrapDataKey(pinKey, sealed.wrap);
+  const o = await ops();
+  if (sealed.v === 1) {
+    // v1: the token is under the PIN key itself (same AES-GCM layout as under a data key).
+    const token = await o.openWithDataKey(pinKey, sealed as never).catch(wrongKey);
+    return { token, key: pinKey, unwrapper: null };
+  }
+  const key = await o.unwrapDataKey(pinKey, sealed.wrap).catch(wrongKey);
   return {
-    token: await openWithDataKey(key, sealed),
+    token: await o.openWithDataKey(key, sealed).catch(wrongKey),
     key,
     unwrapper: { key: pinKey, wrap: sealed.wrap },
   };
-}
-
-/** Opens the sealed token with a data key unwrapped another way (the passkey's wrapper). */
-export async function openTokenWith(key: CryptoKey, sealed: AnySealed): Promise<string> {
-  if (sealed.v !== 2) throw new TypeError("a passkey opens only a data-key sealed token");
-  return await openWithDataKey(key, sealed);
 }
 
 /**
@@ -242,10 +240,11 @@ export async function replaceToken(
 ): Promise<CryptoKey> {
   const pinlength = newest?.pinlength ?? storedPinLength() ?? 6;
   if (sealed.v === 2) {
-    await writeCopy(serializeV2(await reseal(key, sealed, token)), sealed.kdf.salt, pinlength);
+    const text = serializeV2(await (await ops()).reseal(key, sealed, token));
+    await writeCopy(text, sealed.kdf.salt, pinlength);
     return key;
   }
-  const { sealNew, reencrypt } = await import("../crypto/data_key_new.ts");
+  const { sealNew, reencrypt } = await ops();
   const next = await sealNew(key, sealed.kdf, token);
   await writeCopy(serializeV2(next.sealed), sealed.kdf.salt, pinlength);
   unwrapper = { key, wrap: next.sealed.wrap };
@@ -257,34 +256,10 @@ export async function replaceToken(
 }
 
 /**
- * The passkey wrapper stored with the sealed token in QCDB, if passkey unlock is on (checked
- * by client/crypto/passkey_wrap.ts before use).
+ * The wrapper this session unlocked through, with its wrapping key: what lets Options wrap the
+ * data key once more (passkey unlock) without the PIN; null when locked.
  */
-export async function storedPasskey(): Promise<PasskeyWrap | null> {
-  try {
-    return (await getToken())?.passkey ?? null;
-  } catch {
-    return null;
-  }
-}
-
-/** Stores (or with null removes) the passkey wrapper, durably. */
-export async function setPasskeyWrap(wrap: PasskeyWrap | null): Promise<boolean> {
-  try {
-    return await putPasskeyWrap(wrap);
-  } catch {
-    return false;
-  }
-}
-
-/**
- * An extractable copy of the unlocked data key, to wrap it once more (turning passkey unlock
- * on right after an unlock); null when locked or unlocked on a device sealed before data keys.
- */
-export async function extractableDataKey(): Promise<CryptoKey | null> {
-  if (!unwrapper || !deviceKey) return null;
-  return await unwrapDataKey(unwrapper.key, unwrapper.wrap, true);
-}
+export const unlockedThrough = (): Unwrapper | null => (deviceKey ? unwrapper : null);
 
 /** The sealed token this window unlocked with (to tell a rotation in another window). */
 let sealedInUse: string | null = null;

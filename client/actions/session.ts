@@ -198,9 +198,17 @@ export async function unlock(pin: string): Promise<void> {
 }
 
 async function wrongPin(): Promise<void> {
+  await failedUnlock((count) => t("pin.attemptsLeft", { count }));
+}
+
+/**
+ * A failed unlock, by PIN or by passkey (client/actions/passkey.ts): both count on the one
+ * failure count, and the fifth wipes the device (spec §4/§9).
+ */
+export async function failedUnlock(attemptsLeft: (count: number) => string): Promise<void> {
   const n = countPinFailure();
   if (n >= MAX_PIN_FAILURES) return await wipeAndRestart(t("pin.wiped"));
-  fail(t("pin.attemptsLeft", { count: MAX_PIN_FAILURES - n }));
+  fail(attemptsLeft(MAX_PIN_FAILURES - n));
 }
 
 /**
@@ -214,7 +222,7 @@ async function refused(): Promise<void> {
   padMessage.value = t("pin.unlockedElsewhere");
 }
 
-async function wipeAndRestart(message: string): Promise<void> {
+export async function wipeAndRestart(message: string): Promise<void> {
   await wipeLocalData();
   await ensureDeviceId();
   profile.value = null;

@@ -13,14 +13,12 @@
  * being the only key to encrypted data). Devices sealed before this (`v1.…`: the token under
  * the PIN key itself) are still read and are moved to this format at the next PIN unlock.
  *
- * The data key held in memory is non-extractable; only {@link unwrapDataKey} with
+ * The data key held in memory is non-extractable; only unwrapDataKey (data_key_ops.ts) with
  * `extractable` (to add wrapper 2 right after an unlock) ever makes it exportable, and that
- * copy is used once for wrapping and dropped.
+ * copy is used once for wrapping and dropped. This module only parses and serializes (first
+ * load); the operations are in data_key_ops.ts (its own chunk).
  */
 import {
-  checkBytes,
-  decryptBytes,
-  encryptBytes,
   type EncryptedJson,
   isBytes,
   IV_BYTES,
@@ -28,15 +26,11 @@ import {
   MAX_ITERATIONS,
   SALT_BYTES,
   type Sealed,
-  WrongKeyError,
 } from "./device_key.ts";
 
 const TAG_BYTES = 16;
 /** A 256-bit key wrapped with AES-GCM: 32 bytes plus the tag. */
 export const WRAPPED_BYTES = 32 + TAG_BYTES;
-/** The data key's algorithm and uses (client/crypto/data_key_new.ts makes new ones). */
-export const AES = { name: "AES-GCM", length: 256 } as const;
-export const DATA_USES: KeyUsage[] = ["encrypt", "decrypt"];
 
 /** The token under the data key, the data key under the PIN key (wrapper 1). */
 export type SealedV2 = {
@@ -53,50 +47,10 @@ export type SealedV2 = {
 /** Either format a device may hold: v1 (before data keys) is read, only v2 is written. */
 export type AnySealed = Sealed | SealedV2;
 
-/** The token sealed again under the same data key and wrapper (token rotation). */
-export async function reseal(dataKey: CryptoKey, sealed: SealedV2, token: string) {
-  const { iv, ct } = await encryptBytes(dataKey, new TextEncoder().encode(token));
-  return { ...sealed, iv, ct } satisfies SealedV2;
-}
-
-/**
- * Unwraps a data key with the key of one of its wrappers. WrongKeyError when the wrapping key
- * is not the right one (wrong PIN, other passkey) or the wrapper was altered.
- */
-export async function unwrapDataKey(
-  wrappingKey: CryptoKey,
-  wrap: EncryptedJson,
-  extractable = false,
-): Promise<CryptoKey> {
-  const iv = checkBytes(wrap?.iv, IV_BYTES, IV_BYTES, "iv");
-  const ct = checkBytes(wrap?.ct, WRAPPED_BYTES, WRAPPED_BYTES, "wrapped key");
-  try {
-    return await crypto.subtle.unwrapKey(
-      "raw",
-      ct,
-      wrappingKey,
-      { name: "AES-GCM", iv },
-      AES,
-      extractable,
-      DATA_USES,
-    );
-  } catch (e) {
-    if (e instanceof DOMException && e.name === "OperationError") {
-      throw new WrongKeyError(undefined, { cause: e });
-    }
-    throw e;
-  }
-}
-
-/** Opens a v2 sealed token with the data key. */
-export async function openWithDataKey(dataKey: CryptoKey, sealed: SealedV2): Promise<string> {
-  return new TextDecoder().decode(await decryptBytes(dataKey, sealed));
-}
-
 /**
  * Cookie-safe text, `v2.<iterations>.<salt>.<wrapIv>.<wrapCt>.<iv>.<ct>` (spec §3: the
  * encrypted token is a stored cookie; base64url has no `.`, `;`, `,`, `=` or spaces). Only
- * v2 is ever written, always from values this module or data_key_new.ts made.
+ * v2 is ever written, always from values data_key_ops.ts made.
  */
 export function serializeV2(s: SealedV2): string {
   return `v2.${s.kdf.iterations}.${s.kdf.salt}.${s.wrap.iv}.${s.wrap.ct}.${s.iv}.${s.ct}`;

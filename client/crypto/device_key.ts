@@ -239,27 +239,24 @@ export async function decryptBytes(
 ): Promise<ArrayBuffer> {
   const iv = checkBytes(blob?.iv, IV_BYTES, IV_BYTES, "iv");
   const ct = checkBytes(blob?.ct, TAG_BYTES, Infinity, "ct");
-  try {
-    return await crypto.subtle.decrypt({ name: "AES-GCM", iv }, key, ct);
-  } catch (e) {
-    // WebCrypto reports a failed GCM tag check as OperationError; anything
-    // else (wrong key type, …) is a bug and is rethrown as is.
-    if (e instanceof DOMException && e.name === "OperationError") {
-      throw new WrongKeyError(undefined, { cause: e });
-    }
-    throw e;
+  return await crypto.subtle.decrypt({ name: "AES-GCM", iv }, key, ct).catch(wrongKey);
+}
+
+/**
+ * WebCrypto reports a failed GCM tag check (wrong key, altered data) as OperationError: that
+ * becomes WrongKeyError; anything else (wrong key type, …) is a bug and is rethrown as is.
+ */
+export function wrongKey(e: unknown): never {
+  if (e instanceof DOMException && e.name === "OperationError") {
+    throw new WrongKeyError(undefined, { cause: e });
   }
+  throw e;
 }
 
 function assertIterations(n: number): void {
   if (!Number.isSafeInteger(n) || n < 1 || n > MAX_ITERATIONS) {
     throw new RangeError(`PBKDF2 iterations must be 1..${MAX_ITERATIONS}`);
   }
-}
-
-/** Validates stored KDF parameters and returns the salt's bytes (TypeError when malformed). */
-export function checkKdfParams(p: KdfParams): Uint8Array<ArrayBuffer> {
-  return checkKdf(p);
 }
 
 function checkKdf(p: KdfParams): Uint8Array<ArrayBuffer> {

@@ -11,8 +11,10 @@ import {
   IV_BYTES,
   SALT_BYTES,
   toBase64Url,
+  wrongKey,
 } from "./device_key.ts";
-import { unwrapDataKey, WRAPPED_BYTES } from "./data_key.ts";
+import { WRAPPED_BYTES } from "./data_key.ts";
+import { unwrapDataKey } from "./data_key_ops.ts";
 import type { PasskeyWrap } from "../db/qcdb.ts";
 
 export type { PasskeyWrap };
@@ -44,7 +46,7 @@ export async function passkeyWrappingKey(
 }
 
 /**
- * Wrapper 2 for `extractableDataKey` (from unwrapDataKey with `extractable`) under the key
+ * Wrapper 2 for `extractableDataKey` (from data_key_ops.ts unwrapDataKey, `extractable`) under the key
  * derived from `prfOutput`, with a fresh random HKDF salt.
  */
 export async function newPasskeyWrap(
@@ -75,7 +77,7 @@ export async function openPasskeyWrap(
 ): Promise<{ dataKey: CryptoKey; kek: CryptoKey }> {
   if (!isPasskeyWrap(wrap)) throw new TypeError("malformed passkey wrapper");
   const kek = await passkeyWrappingKey(prfOutput, checkBytes(wrap.salt, 16, 16, "salt"));
-  return { dataKey: await unwrapDataKey(kek, wrap), kek };
+  return { dataKey: await unwrapDataKey(kek, wrap).catch(wrongKey), kek };
 }
 
 /** Whether a value read from QCDB is a usable {@link PasskeyWrap}. */

@@ -315,26 +315,6 @@ export async function putToken(
 }
 
 /**
- * Sets or removes the passkey wrapper of the stored token record, durably; false when there
- * is no record (not activated, or wiped meanwhile).
- */
-export async function putPasskeyWrap(wrap: PasskeyWrap | null): Promise<boolean> {
-  const db = await openQCDB();
-  const tx = db.transaction("token", "readwrite", { durability: "strict" });
-  const write = async () => {
-    const cur = await tx.store.openCursor();
-    if (!cur) return false;
-    const next: TokenRecord = { ...cur.value };
-    if (wrap) next.passkey = wrap;
-    else delete next.passkey;
-    await cur.update(next);
-    return true;
-  };
-  const [ok] = await Promise.all([write(), tx.done]);
-  return ok;
-}
-
-/**
  * Whether QCDB exists, without creating it (where the browser can tell):
  * a first visit's start screen need not wait for the database's creation.
  */

@@ -16,15 +16,19 @@ import {
   toBase64Url,
   WrongKeyError,
 } from "../../client/crypto/device_key.ts";
+import { parseAny, type SealedV2, serializeV2 } from "../../client/crypto/data_key.ts";
 import {
-  openWithDataKey,
-  parseAny,
+  openWithDataKey as openRaw,
   reseal,
-  type SealedV2,
-  serializeV2,
-  unwrapDataKey,
-} from "../../client/crypto/data_key.ts";
-import { sealNew } from "../../client/crypto/data_key_new.ts";
+  sealNew,
+  unwrapDataKey as unwrapRaw,
+} from "../../client/crypto/data_key_ops.ts";
+import { wrongKey } from "../../client/crypto/device_key.ts";
+
+// As the app calls them: a failed authentication is a WrongKeyError.
+const unwrapDataKey = (k: CryptoKey, w: { iv: string; ct: string }, extractable = false) =>
+  unwrapRaw(k, w, extractable).catch(wrongKey);
+const openWithDataKey = (k: CryptoKey, s: SealedV2) => openRaw(k, s).catch(wrongKey);
 import {
   HKDF_INFO,
   isPasskeyWrap,
@@ -36,10 +40,10 @@ import {
   getCached,
   getToken,
   putCached,
-  putPasskeyWrap,
   putToken,
   wipeQCDB,
 } from "../../client/db/qcdb.ts";
+import { putPasskeyWrap } from "../../client/db/passkey_store.ts";
 
 const ITER = 1000; // cheap: these tests are about the wrapping, not PBKDF2's cost
 const prf = (fill: number) => new Uint8Array(32).fill(fill);
@@ -196,19 +200,19 @@ Deno.test("[data_key] a rotation keeps the passkey wrapper; a new activation dro
   assert.equal(await putPasskeyWrap(wrap), true);
   const opened = await device.openToken("135790", (await device.storedSealed())!);
   await device.replaceToken("token-rotated-cccccccccccc", opened.key, sealed);
-  assert.deepEqual(await device.storedPasskey(), wrap);
+  assert.deepEqual((await getToken())?.passkey, wrap);
   // The wrapper still opens the rotated token.
-  const viaPasskey = (await openPasskeyWrap((await device.storedPasskey())!, prf(3))).dataKey;
+  const viaPasskey = (await openPasskeyWrap((await getToken())!.passkey!, prf(3))).dataKey;
   assert.equal(
-    await device.openTokenWith(viaPasskey, (await device.storedSealed())!),
+    await openWithDataKey(viaPasskey, (await device.storedSealed()) as SealedV2),
     "token-rotated-cccccccccccc",
   );
   await putPasskeyWrap(null);
-  assert.equal(await device.storedPasskey(), null);
+  assert.equal((await getToken().catch(() => undefined))?.passkey, undefined);
   await putPasskeyWrap(wrap);
   await device.storeToken("token-new-activation-dddd", "135790");
-  assert.equal(await device.storedPasskey(), null);
+  assert.equal((await getToken().catch(() => undefined))?.passkey, undefined);
   await device.wipeLocalData();
-  assert.equal(await device.storedPasskey(), null);
+  assert.equal((await getToken().catch(() => undefined))?.passkey, undefined);
   await closeQCDB();
 });

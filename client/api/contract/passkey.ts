@@ -12,7 +12,8 @@ const E = "/scmapi/expense";
 const b64url = (max: number) =>
   z.string().check(z.regex(/^[A-Za-z0-9_-]*$/, "must be base64url"), z.maxLength(max));
 const Transports = z.optional(z.array(z.string().check(z.maxLength(32))).check(z.maxLength(8)));
-const NoExtensionResults = z.strictObject({});
+/** Extension outputs are never sent (the PRF output is one): any key is refused. */
+const NoExtensionResults = z.record(z.string(), z.never());
 const Attachment = z.optional(z.enum(["platform", "cross-platform"]));
 const Descriptor = z.object({
   id: b64url(1400),

@@ -1,13 +1,16 @@
 /**
- * Making a data key (client/crypto/data_key.ts): at activation and when a device sealed
- * before data keys moves to them. Its own chunk, importing only types (a value import would
- * split the first load's crypto into a shared chunk): an unlock that only opens and reseals
- * does not load it.
+ * The data key's operations (client/crypto/data_key.ts): making one, unwrapping it, sealing
+ * and opening the token under it, moving a cache to it. Its own chunk, fetched when a PIN is
+ * entered (in parallel with PBKDF2's ~100 ms) and precached by the service worker, so the
+ * first load carries only the parsing. It imports only types (a value import would split the
+ * first load's shared chunks). Authentication failures reject with WebCrypto's
+ * OperationError; callers turn it into WrongKeyError (device_key.ts wrongKey).
  */
 import type { EncryptedJson, KdfParams } from "./device_key.ts";
 import type { SealedV2 } from "./data_key.ts";
 
 const AES = { name: "AES-GCM", length: 256 } as const;
+const USES: KeyUsage[] = ["encrypt", "decrypt"];
 
 /**
  * A new random data key, wrapped by `pinKey` (wrapper 1), with the token sealed under it.
@@ -21,12 +24,46 @@ export async function sealNew(
   const raw = crypto.getRandomValues(new Uint8Array(32));
   try {
     const wrap = await encrypt(pinKey, raw);
-    const dataKey = await crypto.subtle.importKey("raw", raw, AES, false, ["encrypt", "decrypt"]);
+    const dataKey = await crypto.subtle.importKey("raw", raw, AES, false, USES);
     const { iv, ct } = await encrypt(dataKey, new TextEncoder().encode(token));
     return { sealed: { v: 2, kdf: { ...kdf }, wrap, iv, ct }, dataKey };
   } finally {
     raw.fill(0);
   }
+}
+
+/** The token sealed again under the same data key and wrapper (token rotation). */
+export async function reseal(dataKey: CryptoKey, sealed: SealedV2, token: string) {
+  const { iv, ct } = await encrypt(dataKey, new TextEncoder().encode(token));
+  return { ...sealed, iv, ct } satisfies SealedV2;
+}
+
+/**
+ * Unwraps a data key with the key of one of its wrappers (the PIN key, or the passkey's);
+ * non-extractable unless `extractable` (to wrap it once more, right after an unlock).
+ */
+export async function unwrapDataKey(
+  wrappingKey: CryptoKey,
+  wrap: EncryptedJson,
+  extractable = false,
+): Promise<CryptoKey> {
+  const iv = fromB64(wrap.iv);
+  return await crypto.subtle.unwrapKey(
+    "raw",
+    fromB64(wrap.ct),
+    wrappingKey,
+    { name: "AES-GCM", iv },
+    AES,
+    extractable,
+    USES,
+  );
+}
+
+/** Opens a v2 sealed token with the data key. */
+export async function openWithDataKey(dataKey: CryptoKey, sealed: SealedV2): Promise<string> {
+  const iv = fromB64(sealed.iv);
+  const clear = await crypto.subtle.decrypt({ name: "AES-GCM", iv }, dataKey, fromB64(sealed.ct));
+  return new TextDecoder().decode(clear);
 }
 
 /**
