@@ -244,14 +244,14 @@ export async function replaceToken(
     await writeCopy(text, sealed.kdf.salt, pinlength);
     return key;
   }
-  const { sealNew, reencrypt } = await ops();
-  const next = await sealNew(key, sealed.kdf, token);
-  await writeCopy(serializeV2(next.sealed), sealed.kdf.salt, pinlength);
+  const next = await (await ops()).moveToDataKey(
+    key,
+    sealed.kdf,
+    token,
+    (v2) => writeCopy(serializeV2(v2), sealed.kdf.salt, pinlength),
+    openQCDB,
+  );
   unwrapper = { key, wrap: next.sealed.wrap };
-  try {
-    const { rewriteCached } = await import("../db/rewrite.ts");
-    await rewriteCached(await openQCDB(), (blob) => reencrypt(key, next.dataKey, blob));
-  } catch { /* QCDB unavailable: nothing cached to move */ }
   return next.dataKey;
 }
 

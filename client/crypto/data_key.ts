@@ -61,28 +61,19 @@ export function serializeV2(s: SealedV2): string {
  * else. Cookie values are outside input, so every part is checked rather than trusted.
  */
 export function parseAny(str: string): AnySealed | null {
-  if (typeof str !== "string" || str.length > 4096) return null;
-  const parts = str.split(".");
-  const v = parts[0] === "v1" && parts.length === 5
-    ? 1
-    : parts[0] === "v2" && parts.length === 7
-    ? 2
-    : 0;
-  if (!v) return null;
-  const [, iterText, salt] = parts;
-  const [iv, ct] = parts.slice(-2);
-  if (!/^[1-9][0-9]{0,7}$/.test(iterText) || Number(iterText) > MAX_ITERATIONS) return null;
-  const kdf: KdfParams = { alg: "PBKDF2-SHA256", iterations: Number(iterText), salt };
+  const p = typeof str === "string" && str.length <= 4096 ? str.split(".") : [];
+  const v2 = p[0] === "v2";
+  // Byte sizes of the parts after the iterations: salt, (wrapped key's IV and ciphertext,) IV,
+  // and the ciphertext, which has at least the GCM tag.
+  const sizes = v2 ? [SALT_BYTES, IV_BYTES, WRAPPED_BYTES, IV_BYTES] : [SALT_BYTES, IV_BYTES];
   if (
-    !isBytes(salt, SALT_BYTES, SALT_BYTES) || !isBytes(iv, IV_BYTES, IV_BYTES) ||
-    !isBytes(ct, TAG_BYTES, Infinity)
+    (!v2 && p[0] !== "v1") || p.length !== sizes.length + 3 ||
+    !/^[1-9][0-9]{0,7}$/.test(p[1]) || Number(p[1]) > MAX_ITERATIONS ||
+    sizes.some((n, i) => !isBytes(p[i + 2], n, n)) || !isBytes(p[p.length - 1], TAG_BYTES, Infinity)
   ) {
     return null;
   }
-  if (v === 1) return { v, kdf, iv, ct };
-  const wrap = { iv: parts[3], ct: parts[4] };
-  if (!isBytes(wrap.iv, IV_BYTES, IV_BYTES) || !isBytes(wrap.ct, WRAPPED_BYTES, WRAPPED_BYTES)) {
-    return null;
-  }
-  return { v, kdf, wrap, iv, ct };
+  const kdf: KdfParams = { alg: "PBKDF2-SHA256", iterations: Number(p[1]), salt: p[2] };
+  const [iv, ct] = p.slice(-2);
+  return v2 ? { v: 2, kdf, wrap: { iv: p[3], ct: p[4] }, iv, ct } : { v: 1, kdf, iv, ct };
 }

@@ -8,6 +8,9 @@
  */
 import type { EncryptedJson, KdfParams } from "./device_key.ts";
 import type { SealedV2 } from "./data_key.ts";
+import type { IDBPDatabase } from "idb";
+import type { QCDBSchema } from "../db/qcdb.ts";
+import { rewriteCached } from "../db/rewrite.ts";
 
 const AES = { name: "AES-GCM", length: 256 } as const;
 const USES: KeyUsage[] = ["encrypt", "decrypt"];
@@ -30,6 +33,27 @@ export async function sealNew(
   } finally {
     raw.fill(0);
   }
+}
+
+/**
+ * Moves a device sealed before data keys (its token under `pinKey` itself) to a new data key
+ * wrapped by `pinKey`: the new sealed token is stored first (`store`: durably, QCDB then the
+ * cookie), then every cached blob is re-encrypted from `pinKey` to the data key (a blob a
+ * kill leaves behind is a cache miss). Returns the new sealed token and data key.
+ */
+export async function moveToDataKey(
+  pinKey: CryptoKey,
+  kdf: KdfParams,
+  token: string,
+  store: (sealed: SealedV2) => Promise<void>,
+  db: () => Promise<IDBPDatabase<QCDBSchema>>,
+): Promise<{ sealed: SealedV2; dataKey: CryptoKey }> {
+  const next = await sealNew(pinKey, kdf, token);
+  await store(next.sealed);
+  try {
+    await rewriteCached(await db(), (blob) => reencrypt(pinKey, next.dataKey, blob));
+  } catch { /* QCDB unavailable: nothing cached to move */ }
+  return next;
 }
 
 /** The token sealed again under the same data key and wrapper (token rotation). */

@@ -298,18 +298,11 @@ export async function putToken(
   // rotation: the data key it wraps is the same), in the same transaction.
   const { token, pin, pinlength, rev } = rec;
   const write = async () => {
-    const kept = passkey === "keep"
-      ? (await tx.store.getAll(undefined, 1))[0]?.passkey
-      : passkey ?? undefined;
+    const rec: TokenRecord = { token, pin, pinlength, rev };
+    const kept = passkey === "keep" ? (await tx.store.getAll(undefined, 1))[0]?.passkey : passkey;
+    if (kept) rec.passkey = kept;
     await tx.store.clear();
-    await tx.store.add(
-      kept ? { token, pin, pinlength, rev, passkey: kept } : {
-        token,
-        pin,
-        pinlength,
-        rev,
-      },
-    );
+    await tx.store.add(rec);
   };
   await Promise.all([write(), tx.done]);
 }
