@@ -20,6 +20,7 @@ import { transactionRoutes } from "./routes/transactions.ts";
 import { issuerRoutes } from "./testmode/routes.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
+import { passkeyRoutes } from "./routes/passkey.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
@@ -94,6 +95,7 @@ export function createApp(
   // offline queue; GUIDE §6: POST only, no 4xx, nothing secret kept).
   api.use("*", idempotency());
   api.route("/", sessionRoutes());
+  api.route("/", passkeyRoutes());
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());
   api.route("/", cardRoutes());

@@ -1,17 +1,17 @@
 import { credentials } from "../api/http.ts";
 import {
   deriveDeviceKey,
+  type EncryptedJson,
   newKdfParams,
-  open,
-  parseSealed,
-  seal,
-  type Sealed,
-  serializeSealed,
+  wrongKey,
 } from "../crypto/device_key.ts";
+import { type AnySealed, parseAny, serializeV2 } from "../crypto/data_key.ts";
 import {
   closeQCDB,
   getDeviceId,
   getToken,
+  openQCDB,
+  type PasskeyWrap,
   putDeviceId,
   putToken,
   qcdbExists,
@@ -27,9 +27,20 @@ import {
 } from "../lib/cookies.ts";
 import { dropRevealed } from "../state/wallet.ts";
 
-/** The unlocked device key: non-extractable, in memory only, gone on lock or reload. */
+/**
+ * The unlocked data key (client/crypto/data_key.ts; a device sealed before data keys: its PIN
+ * key until the next PIN unlock moves it): non-extractable, in memory only, gone on lock or
+ * reload.
+ */
 let deviceKey: CryptoKey | null = null;
 export const currentKey = () => deviceKey;
+
+/**
+ * The wrapper this session unlocked through and its wrapping key (PIN key or passkey key):
+ * what lets Options add the passkey wrapper without asking for the PIN again. Dropped on lock.
+ */
+export type Unwrapper = { key: CryptoKey; wrap: EncryptedJson };
+let unwrapper: Unwrapper | null = null;
 
 const PIN_FAILS = "qc_pinfail";
 
@@ -71,10 +82,13 @@ async function readOrMakeDeviceId(): Promise<string> {
  */
 interface TokenCopy {
   text: string;
-  sealed: Sealed;
+  sealed: AnySealed;
   rev: number;
   pinlength: number;
 }
+
+/** The data key's operations: their own chunk (client/crypto/data_key_ops.ts). */
+const ops = () => import("../crypto/data_key_ops.ts");
 
 /** The newest copy this page has read or written (its `rev` orders the next write). */
 let newest: TokenCopy | null = null;
@@ -89,14 +103,14 @@ function cookieCopy(): TokenCopy | null {
   const cut = raw.lastIndexOf("~");
   const text = cut < 0 ? raw : raw.slice(0, cut);
   const rev = cut < 0 ? 0 : Number(raw.slice(cut + 1));
-  const sealed = parseSealed(text);
+  const sealed = parseAny(text);
   return sealed && Number.isSafeInteger(rev) && rev >= 0 ? { text, sealed, rev, pinlength } : null;
 }
 
 async function dbCopy(): Promise<TokenCopy | null> {
   try {
     const rec = await getToken();
-    const sealed = rec ? parseSealed(rec.token) : null;
+    const sealed = rec ? parseAny(rec.token) : null;
     if (!rec || !sealed || !validLength(rec.pinlength)) return null;
     return { text: rec.token, sealed, rev: rec.rev ?? 0, pinlength: rec.pinlength };
   } catch {
@@ -121,11 +135,16 @@ function mirror(c: TokenCopy): void {
  * is above every copy seen, and at least the time (a cookie of a wiped installation that
  * came back after a kill has a lower one).
  */
-async function writeCopy(text: string, salt: string, pinlength: number): Promise<void> {
+async function writeCopy(
+  text: string,
+  salt: string,
+  pinlength: number,
+  passkey: PasskeyWrap | null | "keep" = "keep",
+): Promise<void> {
   const rev = Math.max(Date.now(), (newest?.rev ?? 0) + 1);
-  const copy: TokenCopy = { text, sealed: parseSealed(text)!, rev, pinlength };
+  const copy: TokenCopy = { text, sealed: parseAny(text)!, rev, pinlength };
   try {
-    await putToken({ token: text, pin: salt, pinlength, rev });
+    await putToken({ token: text, pin: salt, pinlength, rev }, passkey);
   } catch { /* QCDB unavailable: the cookie is the only copy */ }
   newest = copy;
   mirror(copy);
@@ -155,7 +174,7 @@ export async function durablePinLength(): Promise<number | null> {
 }
 
 /** The sealed token: the newer of the cookie's and QCDB's copies (the cookie then mirrors it). */
-export async function storedSealed(): Promise<Sealed | null> {
+export async function storedSealed(): Promise<AnySealed | null> {
   const [c, d] = [cookieCopy(), await dbCopy()];
   const best = c && d ? (d.rev > c.rev ? d : c) : c ?? d;
   if (!best) return null;
@@ -165,41 +184,82 @@ export async function storedSealed(): Promise<Sealed | null> {
 }
 
 /**
- * Seals the access token under a key derived from the new PIN (random salt, 600k
- * iterations) and stores it durably in QCDB, then in the cookies; the clear token stays in
- * memory. Resolves once the device can be unlocked after a kill (spec §4).
+ * Seals the access token under a new random data key wrapped by a key derived from the new
+ * PIN (random salt, 600k iterations) and stores it durably in QCDB, then in the cookies; the
+ * clear token stays in memory. Resolves once the device can be unlocked after a kill (spec
+ * §4). A new installation has no passkey wrapper.
  */
 export async function storeToken(token: string, pin: string): Promise<void> {
   const kdf = newKdfParams();
-  const key = await deriveDeviceKey(pin, kdf);
-  const sealed = await seal(key, kdf, token);
+  const pinKey = await deriveDeviceKey(pin, kdf);
+  const { sealed, dataKey } = await (await ops()).sealNew(pinKey, kdf, token);
   newest = null; // a new installation: no earlier copy orders this one
-  await writeCopy(serializeSealed(sealed), kdf.salt, pin.length);
-  deviceKey = key;
+  await writeCopy(serializeV2(sealed), kdf.salt, pin.length, null);
+  deviceKey = dataKey;
+  unwrapper = { key: pinKey, wrap: sealed.wrap };
   credentials.bearer = token;
   sealedInUse = getCookie(COOKIE_NAMES.encToken) ?? null;
   resetPinFailures();
 }
 
-/** Derives the key from a PIN and opens the sealed token; throws WrongKeyError on a wrong PIN. */
+/**
+ * Derives the key from a PIN and opens the sealed token; throws WrongKeyError on a wrong PIN.
+ * `key` is the data key (for a v1 device, the PIN key: {@link replaceToken} moves it).
+ */
 export async function openToken(
   pin: string,
-  sealed: Sealed,
-): Promise<{ token: string; key: CryptoKey }> {
-  const key = await deriveDeviceKey(pin, sealed.kdf);
-  const token = await open(key, sealed);
-  return { token, key };
+  sealed: AnySealed,
+): Promise<{ token: string; key: CryptoKey; unwrapper: Unwrapper | null }> {
+  const pinKey = await deriveDeviceKey(pin, sealed.kdf);
+  const o = await ops();
+  if (sealed.v === 1) {
+    // v1: the token is under the PIN key itself (same AES-GCM layout as under a data key).
+    const token = await o.openWithDataKey(pinKey, sealed as never).catch(wrongKey);
+    return { token, key: pinKey, unwrapper: null };
+  }
+  const key = await o.unwrapDataKey(pinKey, sealed.wrap).catch(wrongKey);
+  return {
+    token: await o.openWithDataKey(key, sealed).catch(wrongKey),
+    key,
+    unwrapper: { key: pinKey, wrap: sealed.wrap },
+  };
 }
 
 /**
- * The server rotates the bearer token at every unlock: seal the new one under the same key
- * (same salt and iterations: no second PBKDF2 run), durably in QCDB, then in the cookie,
- * before it is used.
+ * The server rotates the bearer token at every unlock: seal the new one under the same data
+ * key (no second PBKDF2 run), durably in QCDB, then in the cookie, before it is used. A
+ * device sealed before data keys (`key` is then its PIN key) moves to them here: a new data
+ * key wrapped by the PIN key, the token sealed under it, then every cached blob re-encrypted
+ * from the PIN key to the data key (a blob a kill leaves behind is a cache miss). Returns the
+ * key to hold from now on.
  */
-export async function replaceToken(token: string, key: CryptoKey, sealed: Sealed): Promise<void> {
-  const text = serializeSealed(await seal(key, sealed.kdf, token));
-  await writeCopy(text, sealed.kdf.salt, newest?.pinlength ?? storedPinLength() ?? 6);
+export async function replaceToken(
+  token: string,
+  key: CryptoKey,
+  sealed: AnySealed,
+): Promise<CryptoKey> {
+  const pinlength = newest?.pinlength ?? storedPinLength() ?? 6;
+  if (sealed.v === 2) {
+    const text = serializeV2(await (await ops()).reseal(key, sealed, token));
+    await writeCopy(text, sealed.kdf.salt, pinlength);
+    return key;
+  }
+  const next = await (await ops()).moveToDataKey(
+    key,
+    sealed.kdf,
+    token,
+    (v2) => writeCopy(serializeV2(v2), sealed.kdf.salt, pinlength),
+    openQCDB,
+  );
+  unwrapper = { key, wrap: next.sealed.wrap };
+  return next.dataKey;
 }
+
+/**
+ * The wrapper this session unlocked through, with its wrapping key: what lets Options wrap the
+ * data key once more (passkey unlock) without the PIN; null when locked.
+ */
+export const unlockedThrough = (): Unwrapper | null => (deviceKey ? unwrapper : null);
 
 /** The sealed token this window unlocked with (to tell a rotation in another window). */
 let sealedInUse: string | null = null;
@@ -213,9 +273,10 @@ export function unlockedElsewhere(): boolean {
   return !!sealedInUse && !!now && now !== sealedInUse;
 }
 
-export function adoptSession(token: string, key: CryptoKey): void {
+export function adoptSession(token: string, key: CryptoKey, via: Unwrapper | null = null): void {
   credentials.bearer = token;
   deviceKey = key;
+  unwrapper = via ?? unwrapper;
   sealedInUse = getCookie(COOKIE_NAMES.encToken) ?? null;
   // Chromium caps cookie lifetime at 400 days: renew on every unlock.
   refreshQcCookies();
@@ -228,6 +289,7 @@ export function adoptSession(token: string, key: CryptoKey): void {
 export function lock(): void {
   credentials.bearer = null;
   deviceKey = null;
+  unwrapper = null;
   dropRevealed();
 }
 

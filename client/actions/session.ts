@@ -166,18 +166,19 @@ export async function unlock(pin: string): Promise<void> {
       await wipeAndRestart(t("pin.unregistered"));
       return;
     }
-    let opened: { token: string; key: CryptoKey } | null = null;
+    let opened: Awaited<ReturnType<typeof openToken>> | null = null;
     try {
       opened = await openToken(pin, sealed);
     } catch (err) {
       if (!(err instanceof WrongKeyError)) throw err;
     }
     let token = opened?.token;
+    let key = opened?.key;
     try {
       const r = await call(session.checkPinValid, { body: { token: opened?.token ?? "", pin } });
       // A rotated token replaces the sealed one (offline unlocks keep the current one).
       if (opened && r.token) {
-        await replaceToken(r.token, opened.key, sealed);
+        key = await replaceToken(r.token, opened.key, sealed);
         token = r.token;
       }
     } catch (err) {
@@ -186,18 +187,28 @@ export async function unlock(pin: string): Promise<void> {
       }
       if (!(err instanceof NetworkError) || !opened) return await wrongPin();
     }
-    if (!opened || !token) return await wrongPin();
+    if (!opened || !token || !key) return await wrongPin();
+    // A device sealed before data keys moves to them at this PIN unlock, even offline.
+    if (sealed.v === 1 && key === opened.key) key = await replaceToken(token, key, sealed);
     resetPinFailures();
-    adoptSession(token, opened.key);
+    adoptSession(token, key, opened.unwrapper);
     padMessage.value = null;
     await enterMain();
   });
 }
 
 async function wrongPin(): Promise<void> {
+  await failedUnlock((count) => t("pin.attemptsLeft", { count }));
+}
+
+/**
+ * A failed unlock, by PIN or by passkey (client/actions/passkey.ts): both count on the one
+ * failure count, and the fifth wipes the device (spec §4/§9).
+ */
+export async function failedUnlock(attemptsLeft: (count: number) => string): Promise<void> {
   const n = countPinFailure();
   if (n >= MAX_PIN_FAILURES) return await wipeAndRestart(t("pin.wiped"));
-  fail(t("pin.attemptsLeft", { count: MAX_PIN_FAILURES - n }));
+  fail(attemptsLeft(MAX_PIN_FAILURES - n));
 }
 
 /**
@@ -211,7 +222,7 @@ async function refused(): Promise<void> {
   padMessage.value = t("pin.unlockedElsewhere");
 }
 
-async function wipeAndRestart(message: string): Promise<void> {
+export async function wipeAndRestart(message: string): Promise<void> {
   await wipeLocalData();
   await ensureDeviceId();
   profile.value = null;

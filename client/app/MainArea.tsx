@@ -5,6 +5,7 @@ import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
 import { SheetHost } from "./SheetHost.tsx";
 export * as push from "./push_main.ts"; // issue 13: deep links, Options switch, registration refresh
+export * as passkey from "./passkey_main.ts"; // spec §4 passkey unlock: the prompt, Options switch
 
 /**
  * Everything shown after unlock, in its own chunk: the PIN pad loads without it (first-load

@@ -112,7 +112,9 @@ export async function deriveDeviceKey(
     base,
     { name: "AES-GCM", length: 256 },
     false, // never extractable
-    ["encrypt", "decrypt"],
+    // wrap/unwrap: since data keys (client/crypto/data_key.ts) it wraps the data key; a
+    // device sealed before them still has its token under this key (encrypt/decrypt).
+    ["encrypt", "decrypt", "unwrapKey"],
   );
   keyParams.set(key, { ...params });
   return key;
@@ -219,7 +221,8 @@ export function parseSealed(str: string): Sealed | null {
 
 // ---- internals -------------------------------------------------------------
 
-async function encryptBytes(
+/** AES-GCM under a fresh random IV (shared with client/crypto/data_key.ts). */
+export async function encryptBytes(
   key: CryptoKey,
   data: Uint8Array<ArrayBuffer>,
 ): Promise<EncryptedJson> {
@@ -229,22 +232,25 @@ async function encryptBytes(
   return { iv: toBase64Url(iv), ct: toBase64Url(new Uint8Array(ct)) };
 }
 
-async function decryptBytes(
+/** AES-GCM decryption; WrongKeyError when the tag does not verify. */
+export async function decryptBytes(
   key: CryptoKey,
   blob: EncryptedJson,
 ): Promise<ArrayBuffer> {
   const iv = checkBytes(blob?.iv, IV_BYTES, IV_BYTES, "iv");
   const ct = checkBytes(blob?.ct, TAG_BYTES, Infinity, "ct");
-  try {
-    return await crypto.subtle.decrypt({ name: "AES-GCM", iv }, key, ct);
-  } catch (e) {
-    // WebCrypto reports a failed GCM tag check as OperationError; anything
-    // else (wrong key type, …) is a bug and is rethrown as is.
-    if (e instanceof DOMException && e.name === "OperationError") {
-      throw new WrongKeyError(undefined, { cause: e });
-    }
-    throw e;
+  return await crypto.subtle.decrypt({ name: "AES-GCM", iv }, key, ct).catch(wrongKey);
+}
+
+/**
+ * WebCrypto reports a failed GCM tag check (wrong key, altered data) as OperationError: that
+ * becomes WrongKeyError; anything else (wrong key type, …) is a bug and is rethrown as is.
+ */
+export function wrongKey(e: unknown): never {
+  if (e instanceof DOMException && e.name === "OperationError") {
+    throw new WrongKeyError(undefined, { cause: e });
   }
+  throw e;
 }
 
 function assertIterations(n: number): void {
@@ -259,7 +265,8 @@ function checkKdf(p: KdfParams): Uint8Array<ArrayBuffer> {
   return checkBytes(p.salt, SALT_BYTES, SALT_BYTES, "salt");
 }
 
-function checkBytes(
+/** base64url of `min`..`max` bytes, or TypeError naming `what`. */
+export function checkBytes(
   s: unknown,
   min: number,
   max: number,
@@ -272,7 +279,8 @@ function checkBytes(
   return bytes;
 }
 
-function isBytes(s: string, min: number, max: number): boolean {
+/** Whether `s` is base64url of `min`..`max` bytes. */
+export function isBytes(s: string, min: number, max: number): boolean {
   const bytes = fromBase64Url(s);
   return bytes !== null && bytes.length >= min && bytes.length <= max;
 }

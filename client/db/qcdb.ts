@@ -63,6 +63,27 @@ export interface TokenRecord {
    * it existed: 0).
    */
   rev?: number;
+  /**
+   * The data key wrapped under the passkey's PRF-derived key, when passkey unlock is on
+   * (client/crypto/data_key.ts). Not mirrored in a cookie: without QCDB the PIN unlocks.
+   * A plain field, no index: the v11 layout is unchanged.
+   */
+  passkey?: PasskeyWrap;
+}
+
+/**
+ * Wrapper 2 of the data key (client/crypto/passkey_wrap.ts): the data key under a key derived
+ * from the passkey's PRF output. The PRF output itself is never stored.
+ */
+export interface PasskeyWrap {
+  v: 1;
+  /** base64url WebAuthn credential id, to ask the browser for this very passkey. */
+  credentialId: string;
+  /** base64url HKDF salt, random per wrapper. */
+  salt: string;
+  /** base64url IV and wrapped key (AES-GCM). */
+  iv: string;
+  ct: string;
 }
 
 /** The one record of the `deviceid` store (spec §7: `device-id` header). */
@@ -265,18 +286,25 @@ export async function wipeQCDB(): Promise<void> {
  * Replaces the stored token record (there is only ever one). Resolves once it
  * is on disk (strict durability): the app may use the token after that.
  */
-export async function putToken(rec: Omit<TokenRecord, "id">): Promise<void> {
+export async function putToken(
+  rec: Omit<TokenRecord, "id" | "passkey">,
+  passkey: PasskeyWrap | null | "keep" = "keep",
+): Promise<void> {
   const db = await openQCDB();
   const tx = db.transaction("token", "readwrite", { durability: "strict" });
   // Clear first: the unique indexes would refuse a second record. Awaiting
   // tx.done alongside reports an aborted transaction here, not as an
-  // unhandled rejection.
+  // unhandled rejection. "keep" carries the passkey wrapper over (a token
+  // rotation: the data key it wraps is the same), in the same transaction.
   const { token, pin, pinlength, rev } = rec;
-  await Promise.all([
-    tx.store.clear(),
-    tx.store.add({ token, pin, pinlength, rev }),
-    tx.done,
-  ]);
+  const write = async () => {
+    const rec: TokenRecord = { token, pin, pinlength, rev };
+    const kept = passkey === "keep" ? (await tx.store.getAll(undefined, 1))[0]?.passkey : passkey;
+    if (kept) rec.passkey = kept;
+    await tx.store.clear();
+    await tx.store.add(rec);
+  };
+  await Promise.all([write(), tx.done]);
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { ReactNode } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { PinPad } from "../components/PinPad.tsx";
 import { t } from "../i18n/index.ts";
@@ -13,6 +14,8 @@ export function PadScreen(props: {
   length: number;
   actionLabel?: string;
   onComplete: (value: string) => void;
+  /** Shown under the pad (the unlock screen's passkey button). */
+  below?: ReactNode;
 }) {
   useSignals();
   const message = padMessage.value;
@@ -56,6 +59,7 @@ export function PadScreen(props: {
           )
           : undefined}
       />
+      {props.below ?? null}
       <PadHelp />
       <p className="version-footer">{versionLabel()}</p>
     </main>

@@ -59,7 +59,34 @@ export async function checkPinAttempt(
   token: string,
   pin: string,
 ): Promise<{ token: string }> {
+  return await countedAttempt(deps, deviceId, token, "pin", async (d, which) => {
+    return which && d.pin && (await verifySecret(pin, d.pin)) ? {} : null;
+  });
+}
+
+/**
+ * What a secret's check answers: null for a failure, else the changes to the device (beyond
+ * the rotation) that the success brings (a passkey's new signature counter).
+ */
+export type Evaluation = Partial<Device> | null;
+
+/**
+ * One attempt at a device secret (the PIN, or its passkey: server/domain/passkeys.ts), counted
+ * before it is evaluated on the device's one failure count: both kinds share the limit and the
+ * wipe rule (spec §9: five failures unregister the device). `evaluate` runs only after the
+ * count is committed, with which of the device's tokens was presented (null: none).
+ */
+export async function countedAttempt(
+  deps: Deps,
+  deviceId: string,
+  token: string,
+  kind: "pin" | "passkey",
+  evaluate: (d: Device, which: "current" | "previous" | "older" | null) => Promise<Evaluation>,
+): Promise<{ token: string }> {
   const { store } = deps;
+  const tooMany = kind === "pin"
+    ? "Too many wrong PINs: the device was unregistered"
+    : "Too many failed unlocks: the device was unregistered";
   for (let i = 0; i < 40; i++) {
     const entry = await store.devices.get(deviceId);
     const d = entry.value;
@@ -68,7 +95,7 @@ export async function checkPinAttempt(
     }
     if (d.pinFailures >= MAX_PIN_FAILURES || tokenIdle(deps, d)) {
       if (await unregister(deps, entry as Deno.KvEntry<Device>)) {
-        throw forbidden("unregistered", "Too many wrong PINs: the device was unregistered");
+        throw forbidden("unregistered", tooMany);
       }
       continue;
     }
@@ -79,15 +106,19 @@ export async function checkPinAttempt(
       continue;
     }
     const which = await pinTokenOf(d, token);
-    if (which && (await verifySecret(pin, d.pin))) {
-      return await rotate(deps, deviceId, token, which);
-    }
+    const ok = await evaluate(d, which);
+    if (which && ok) return await rotate(deps, deviceId, token, which, ok);
     if (counted.pinFailures >= MAX_PIN_FAILURES) {
       const now = await store.devices.get(deviceId);
       if (now.value && now.value.pinFailures >= MAX_PIN_FAILURES) {
         await unregister(deps, now as Deno.KvEntry<Device>);
       }
-      throw forbidden("unregistered", "Too many wrong PINs: the device was unregistered");
+      throw forbidden("unregistered", tooMany);
+    }
+    if (kind === "passkey") {
+      throw forbidden("wrong_passkey", "The passkey was not accepted", {
+        attemptsLeft: MAX_PIN_FAILURES - counted.pinFailures,
+      });
     }
     throw forbidden("wrong_pin", "Wrong PIN", {
       attemptsLeft: MAX_PIN_FAILURES - counted.pinFailures,
@@ -108,6 +139,7 @@ async function rotate(
   deviceId: string,
   presented: string,
   which: "current" | "previous" | "older",
+  patch: Partial<Device>,
 ): Promise<{ token: string }> {
   const { store } = deps;
   const token = newToken();
@@ -127,6 +159,7 @@ async function rotate(
     const now = deps.now();
     const next: Device = {
       ...d,
+      ...patch,
       pinFailures: 0,
       tokenHash: hash,
       prevTokenHash: prev,

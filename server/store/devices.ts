@@ -27,6 +27,11 @@ export interface Device {
   oldTokens?: EarlierToken[];
   /** Last unlock or first use of the day: tokens idle for TOKEN_IDLE_DAYS expire. */
   lastSeenAt?: number;
+  /**
+   * The device's passkey (server/domain/passkeys.ts), a second way to unlock besides the PIN:
+   * WebAuthn public data only. Removed with the device (unregistration, five failures).
+   */
+  passkey?: DevicePasskey;
   /** The verification code hash this device claimed (pending only). */
   codeHash?: string;
   pin?: SaltedHash;
@@ -35,6 +40,18 @@ export interface Device {
   activatedAt?: number;
   screen?: { w: number; h: number };
   push?: { token: string; isIOS: boolean; at: number };
+}
+
+/** A WebAuthn credential registered for one device: what verifying its assertions needs. */
+export interface DevicePasskey {
+  /** base64url credential id. */
+  id: string;
+  /** base64url COSE public key. */
+  publicKey: string;
+  /** The authenticator's signature counter at the last unlock (0: it keeps none). */
+  counter: number;
+  transports?: string[];
+  createdAt: number;
 }
 
 export interface EarlierToken {

@@ -11,6 +11,7 @@ import { RequestRepo } from "./requests.ts";
 import { SecureRepo } from "./secure.ts";
 import { TransactionRepo } from "./transactions.ts";
 import { UserRepo } from "./users.ts";
+import { ChallengeRepo } from "./webauthn_challenges.ts";
 
 /** One repository per entity, all over the same Deno KV. */
 export interface Store {
@@ -32,6 +33,8 @@ export interface Store {
   secureBlobs: BlobStore;
   /** Push subscriptions by user (issue 13). */
   pushSubs: PushSubscriptionRepo;
+  /** One-time WebAuthn challenges (passkey registration and unlock). */
+  challenges: ChallengeRepo;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -51,5 +54,6 @@ export function createStore(kv: Deno.Kv): Store {
     blobs: new KvBlobStore(kv, ["blob"]),
     secureBlobs: new KvBlobStore(kv, ["docsvc", "blob"]),
     pushSubs: new PushSubscriptionRepo(kv),
+    challenges: new ChallengeRepo(kv),
   };
 }

@@ -109,15 +109,18 @@ export async function start(flavour: Flavour): Promise<Env> {
     return app.fetch(req, { remoteAddr });
   });
   const url = `http://localhost:${server.addr.port}`;
+  // PUBLIC_URL is the origin the browser sees (the edge's in relay mode): passkeys are bound
+  // to it (server/domain/passkeys.ts).
   const deps = await testDeps(
     `./dist/${flavour}`,
     relay
       ? {
+        PUBLIC_URL: url,
         TRUSTED_PROXIES: "127.0.0.1",
         PUSH_RELAY_URL: url,
         PUSH_RELAY_SECRET: TEST_PUSH_RELAY_SECRET,
       }
-      : {},
+      : { PUBLIC_URL: url },
   );
   upstreamApp = createApp(deps);
   let edgeDeps: Deps | null = null;

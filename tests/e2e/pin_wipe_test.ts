@@ -40,10 +40,14 @@ for (const flavour of FLAVOURS) {
         ]);
         assert.equal(db.rows.length, 1);
         const row = db.rows[0] as { token: string; pinlength: number };
-        assert.match(row.token, /^v1\.600000\./, "sealed with 600k iterations");
+        assert.match(
+          row.token,
+          /^v2\.600000\./,
+          "sealed with 600k iterations (data key, PIN wrapper)",
+        );
         assert.equal(row.pinlength, 6);
         assert.match(db.cookie, /qc_pinlength=6/);
-        assert.match(db.cookie, /qc_enctoken=v1\./);
+        assert.match(db.cookie, /qc_enctoken=v2\./);
         // The clear token never reaches the cookie jar.
         const cookies = await page.cookies();
         for (const c of cookies) assert.equal(c.sameSite, "Strict", c.name);

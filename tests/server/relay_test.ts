@@ -74,6 +74,13 @@ Deno.test({
             (via.json as { vapidPublicKey: string | null }).vapidPublicKey =
               (direct.json as { vapidPublicKey: string | null }).vapidPublicKey;
           }
+          // Passkey options carry a fresh one-time challenge each time (random by design).
+          const viaOptions = (via.json as { options?: { challenge?: string } } | null)?.options;
+          const directOptions = (direct.json as { options?: { challenge?: string } } | null)
+            ?.options;
+          if (viaOptions?.challenge && directOptions?.challenge) {
+            viaOptions.challenge = directOptions.challenge;
+          }
           const what = `${ep.method} ${ep.path} with ${
             Object.keys(headers).join("+") || "nothing"
           }`;

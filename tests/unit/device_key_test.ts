@@ -72,7 +72,7 @@ Deno.test("[device_key] the wrong PIN fails with WrongKeyError", async () => {
 Deno.test("[device_key] the derived key is not extractable", async () => {
   const { key } = await setup();
   assert.equal(key.extractable, false);
-  assert.deepEqual([...key.usages].sort(), ["decrypt", "encrypt"]);
+  assert.deepEqual([...key.usages].sort(), ["decrypt", "encrypt", "unwrapKey"]);
   assert.equal((key.algorithm as AesKeyAlgorithm).length, 256);
   await assert.rejects(crypto.subtle.exportKey("raw", key));
   await assert.rejects(crypto.subtle.exportKey("jwk", key));

@@ -7,6 +7,7 @@ export { cards } from "./cards.ts";
 export { transactions } from "./transactions.ts";
 export { documents } from "./documents.ts";
 export { vat } from "./vat.ts";
+export { passkey } from "./passkey.ts";
 import { session } from "./session.ts";
 import { requests } from "./requests.ts";
 import { approvals } from "./approvals.ts";
@@ -14,6 +15,7 @@ import { cards } from "./cards.ts";
 import { transactions } from "./transactions.ts";
 import { documents } from "./documents.ts";
 import { vat } from "./vat.ts";
+import { passkey } from "./passkey.ts";
 export const contract = {
   session,
   requests,
@@ -22,4 +24,5 @@ export const contract = {
   transactions,
   documents,
   vat,
+  passkey,
 } as const;

@@ -84,6 +84,21 @@ export const de: Dictionary = {
   "options.removeConfirm": "Alle lokalen Daten von diesem Gerät entfernen?",
   "options.removeExtra": "Sie müssen dieses Gerät danach erneut aktivieren.",
   "options.language": "Sprache",
+  "passkey.use": "Mit Fingerabdruck oder Gesicht entsperren",
+  "passkey.useApple": "Mit Face ID oder Touch ID entsperren",
+  "passkey.useWindows": "Mit Windows Hello entsperren",
+  "passkey.usePin": "Stattdessen PIN verwenden",
+  "passkey.attemptsLeft": "Passkey nicht verwendet oder abgelehnt. Noch {count} Versuche",
+  "passkey.noPrf":
+    "Die Passkeys dieses Geräts können die verschlüsselten Daten von QCard nicht schützen (keine PRF-Unterstützung), daher wird das Entsperren damit nicht angeboten. Ihre PIN entsperrt QCard.",
+  "passkey.onNote": "Ihre PIN entsperrt QCard weiterhin.",
+  "passkey.offNote":
+    "Entsperren mit Passkey ist aus. Der Passkey selbst bleibt im Passwortmanager Ihres Geräts; dort können Sie ihn löschen.",
+  "passkey.failed":
+    "Entsperren mit Passkey konnte nicht eingeschaltet werden. Bitte versuchen Sie es erneut.",
+  "passkey.cancelled": "Entsperren mit Passkey wurde nicht eingeschaltet.",
+  "passkey.offFailed":
+    "Entsperren mit Passkey ist auf diesem Gerät aus. Der Server war nicht erreichbar: Versuchen Sie es online erneut, um den Passkey auch dort zu entfernen.",
   "budget.badStart": "Bitte wählen Sie ein gültiges Startdatum",
   "budget.badAmount": "Bitte geben Sie einen positiven Betrag pro Termin ein",
   "budget.badOccurrences": "Die Anzahl der Termine muss zwischen 1 und 120 liegen",

@@ -495,6 +495,20 @@ export const en = {
   "mail.activation.body":
     "Hello {fname},\n\nYour QCard activation code is {code}.\nOpen QCard at {url} and enter this code to activate your device. The code can be used once and expires on {expires}.\n\nIf you did not ask for it, ignore this email.",
   "relay.timeout": "The server took too long to answer. Please try again.",
+  "passkey.use": "Unlock with fingerprint or face",
+  "passkey.useApple": "Unlock with Face ID or Touch ID",
+  "passkey.useWindows": "Unlock with Windows Hello",
+  "passkey.usePin": "Use PIN instead",
+  "passkey.attemptsLeft": "Passkey not used or not accepted. {count} attempts left",
+  "passkey.noPrf":
+    "This device’s passkeys cannot protect QCard’s encrypted data (no PRF support), so unlocking with them is not offered. Your PIN unlocks QCard.",
+  "passkey.onNote": "Your PIN still unlocks QCard.",
+  "passkey.offNote":
+    "Passkey unlock is off. The passkey itself stays in your device’s password manager: you can delete it there.",
+  "passkey.failed": "Passkey unlock could not be turned on. Please try again.",
+  "passkey.cancelled": "Passkey unlock was not turned on.",
+  "passkey.offFailed":
+    "Passkey unlock is off on this device. The server could not be reached: try again online to remove the passkey there too.",
   "relay.unreachable": "The server cannot be reached right now. Please try again later.",
 } as const;
 

@@ -83,6 +83,20 @@ export const es: Dictionary = {
   "options.removeConfirm": "¿Borrar todos los datos locales de este dispositivo?",
   "options.removeExtra": "Tendrá que volver a activar este dispositivo.",
   "options.language": "Idioma",
+  "passkey.use": "Desbloquear con huella o rostro",
+  "passkey.useApple": "Desbloquear con Face ID o Touch ID",
+  "passkey.useWindows": "Desbloquear con Windows Hello",
+  "passkey.usePin": "Usar el PIN en su lugar",
+  "passkey.attemptsLeft": "Llave de acceso no usada o rechazada. Quedan {count} intentos",
+  "passkey.noPrf":
+    "Las llaves de acceso de este dispositivo no pueden proteger los datos cifrados de QCard (no admiten PRF), por eso no se ofrece este desbloqueo. Su PIN desbloquea QCard.",
+  "passkey.onNote": "Su PIN sigue desbloqueando QCard.",
+  "passkey.offNote":
+    "El desbloqueo con llave de acceso está desactivado. La llave sigue en el gestor de contraseñas de su dispositivo: puede eliminarla allí.",
+  "passkey.failed": "No se pudo activar el desbloqueo con llave de acceso. Inténtelo de nuevo.",
+  "passkey.cancelled": "No se activó el desbloqueo con llave de acceso.",
+  "passkey.offFailed":
+    "El desbloqueo con llave de acceso está desactivado en este dispositivo. No se pudo contactar con el servidor: vuelva a intentarlo con conexión para eliminar también allí la llave.",
   "budget.badStart": "Elija una fecha de inicio válida",
   "budget.badAmount": "Introduzca un importe positivo por plazo",
   "budget.badOccurrences": "El número de plazos debe estar entre 1 y 120",

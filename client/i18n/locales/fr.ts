@@ -94,6 +94,20 @@ export const fr: Dictionary = {
   "options.removeConfirm": "Supprimer toutes les données locales de cet appareil ?",
   "options.removeExtra": "Vous devrez activer de nouveau cet appareil.",
   "options.language": "Langue",
+  "passkey.use": "Déverrouiller avec l’empreinte ou le visage",
+  "passkey.useApple": "Déverrouiller avec Face ID ou Touch ID",
+  "passkey.useWindows": "Déverrouiller avec Windows Hello",
+  "passkey.usePin": "Utiliser plutôt le code PIN",
+  "passkey.attemptsLeft": "Clé d’accès non utilisée ou refusée. Tentatives restantes : {count}",
+  "passkey.noPrf":
+    "Les clés d’accès de cet appareil ne peuvent pas protéger les données chiffrées de QCard (pas de prise en charge PRF) : ce déverrouillage n’est donc pas proposé. Votre code PIN déverrouille QCard.",
+  "passkey.onNote": "Votre code PIN déverrouille toujours QCard.",
+  "passkey.offNote":
+    "Le déverrouillage par clé d’accès est désactivé. La clé d’accès reste dans le gestionnaire de mots de passe de votre appareil : vous pouvez l’y supprimer.",
+  "passkey.failed": "Le déverrouillage par clé d’accès n’a pas pu être activé. Veuillez réessayer.",
+  "passkey.cancelled": "Le déverrouillage par clé d’accès n’a pas été activé.",
+  "passkey.offFailed":
+    "Le déverrouillage par clé d’accès est désactivé sur cet appareil. Le serveur est injoignable : réessayez en ligne pour y supprimer aussi la clé d’accès.",
 
   "menu.title": "Menu",
   "menu.open": "Ouvrir le menu",

@@ -8,7 +8,10 @@ import { panel } from "../../state/ui.ts";
 import { PushToggle } from "./PushToggle.tsx";
 import { LanguageChooser } from "./LanguageChooser.tsx";
 
-/** spec §2 options menu: push toggle, version line, about, remove local data (confirmed). */
+/**
+ * spec §2 options menu: push toggle, passkey unlock (spec §4, extended), version line, about,
+ * remove local data (confirmed).
+ */
 export function OptionsPanel() {
   useSignals();
   const [about, setAbout] = useState(false);

@@ -3,23 +3,24 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { optionsFromHome } from "../../state/ui.ts";
 
 /**
- * The switch and its actions come with the main screen's chunk (client/app/push_main.ts):
- * Options offers it only after unlock, when that chunk is already there.
+ * The switches and their actions come with the main screen's chunk (client/app/push_main.ts,
+ * passkey_main.ts): Options offers them only after unlock, when that chunk is already there.
  */
-const PushSwitch = lazy(() =>
-  import("../../app/MainArea.tsx").then((m) => ({ default: m.push.PushSwitch }))
+const Switches = lazy(() =>
+  import("../../app/MainArea.tsx").then((m) => ({ default: m.passkey.AfterUnlockSwitches }))
 );
 
 /**
  * spec §2 Options menu: "enable or disable push notifications (only when not opened from
- * home …)". The PIN pad's first load carries only this check.
+ * home …)", and passkey unlock (spec §4, extended), which wraps the unlocked data key. The PIN
+ * pad's first load carries only this check.
  */
 export function PushToggle() {
   useSignals();
   if (optionsFromHome.value) return null;
   return (
     <Suspense fallback={null}>
-      <PushSwitch />
+      <Switches />
     </Suspense>
   );
 }
