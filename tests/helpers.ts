@@ -53,13 +53,14 @@ export async function openTestKv(): Promise<Deno.Kv> {
 }
 
 /**
- * A fresh app on in-memory KV (or PostgreSQL, see openTestKv) with the demo organisation seeded (cheap PIN hashing). Messages
+ * A fresh app on in-memory KV (or PostgreSQL, see openTestKv; or the store `opts.kv` given) with
+ * the demo organisation seeded (cheap PIN hashing). Messages
  * are queued but not delivered unless `deliver` starts the worker (as main.ts does); then
  * close() stops it before closing KV and must be awaited.
  */
 export async function testApp(
   env: Record<string, string> = {},
-  opts: { deliver?: boolean; log?: (line: string) => void } = {},
+  opts: { deliver?: boolean; log?: (line: string) => void; kv?: Deno.Kv } = {},
 ) {
   const config = parseConfig({
     KV_PATH: ":memory:",
@@ -71,7 +72,7 @@ export async function testApp(
     DEMO_HISTORY: "false",
     ...env,
   });
-  const kv = await openTestKv();
+  const kv = opts.kv ?? await openTestKv();
   const deps: Deps = await makeDeps(config, kv, { log: () => {} });
   await seedIfEmpty(deps);
   const worker = opts.deliver ? startDelivery(deps, { log: opts.log ?? (() => {}) }) : undefined;

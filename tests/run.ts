@@ -78,7 +78,8 @@ const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pg
  * The API suites again on the PostgreSQL store (QCARD_TEST_STORE=postgres): a subset that
  * covers every store operation the app performs — activation and sessions, requests,
  * approvals, cards, transactions, receipts and documents (blob chunks), messages,
- * idempotency records, leases and blobs.
+ * idempotency records, leases and blobs; and the process tests: two main.ts on one database
+ * (scale_out) and a SIGKILL mid-burst (kill_burst).
  */
 const PG_SUITES = [
   "session",
@@ -91,6 +92,8 @@ const PG_SUITES = [
   "idempotency",
   "lease",
   "blobs",
+  "scale_out",
+  "kill_burst",
 ].map((name) => `tests/server/${name}_test.ts`);
 const parts: Part[] = [{
   name: "pinned Deno (all suites)",
@@ -112,7 +115,7 @@ if (!asked) {
   });
   parts.push({
     name: "pinned Deno on PostgreSQL (session, requests, approvals, cards, transactions, " +
-      "documents, messages, idempotency, lease, blobs)",
+      "documents, messages, idempotency, lease, blobs; scale_out and kill_burst processes)",
     deno: Deno.execPath(),
     args: PG_SUITES,
     env: { QCARD_TEST_STORE: "postgres" },

@@ -147,14 +147,17 @@ async function commit(
   const values = steps.map((m) => m.type === "set" ? encodeValue(m.value) : undefined);
   return await kv.serializable(async (tx) => {
     const table = tx(TABLE);
-    // Point lookups through the key index: SSI then locks only these keys' index ranges.
-    await tx`SET LOCAL enable_seqscan = off`;
+    // Point lookups through the key index: SSI then locks only these keys' index ranges. Sent
+    // without waiting, so it travels with the next statement (postgres.js pipelines them).
+    const local = tx`SET LOCAL enable_seqscan = off`.execute();
+    local.catch(() => {}); // its failure is the transaction's, and is awaited below
     const rows = reads.length === 0 ? [] : await tx<(Row & { h: string })[]>`
       SELECT encode(k, 'hex') AS h, v, enc, vs FROM ${table}
       WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
       list(reads)
     }, ',')::text[]) AS x)
         AND ${tx.unsafe(NOT_EXPIRED)}`;
+    await local;
     const current = new Map<string, Stored | null>(rows.map((r) => [r.h, r]));
     const found = new Map(rows.map((r) => [r.h, stamp(r.vs)]));
     for (const c of checked) {
@@ -187,12 +190,14 @@ async function commit(
         last.set(m.h, { s: { v: u64Bytes(n), enc: ENC_U64 }, exp: -1 });
       }
     });
-    const [{ n }] = await tx<{ n: string }[]>`SELECT nextval('qcard_kv_versionstamp') AS n`;
     const sets = [...last].filter((e): e is [string, { s: Stored; exp: number }] => !!e[1]);
     const dels = [...last].filter(([, v]) => !v).map(([h]) => h);
-    if (sets.length > 0) {
-      await tx`INSERT INTO ${table} (k, v, enc, vs, expires_at)
-        SELECT decode(k, 'hex'), decode(v, 'hex'), e, ${n},
+    // One statement for the versionstamp, the sets and the deletes: a round trip, not three.
+    const [{ n }] = await tx<{ n: string }[]>`
+      WITH n AS MATERIALIZED (SELECT nextval('qcard_kv_versionstamp') AS n),
+      ins AS (
+        INSERT INTO ${table} (k, v, enc, vs, expires_at)
+        SELECT decode(k, 'hex'), decode(v, 'hex'), e, (SELECT n FROM n),
           CASE WHEN x < 0 THEN NULL ELSE qcard_now_ms() + x END
         FROM unnest(string_to_array(${list(sets.map(([h]) => h))}, ',')::text[],
           string_to_array(${list(sets.map(([, w]) => hex(w.s.v)))}, ',')::text[],
@@ -200,14 +205,15 @@ async function commit(
           string_to_array(${list(sets.map(([, w]) => String(w.exp)))}, ',')::bigint[])
           AS t(k, v, e, x)
         ON CONFLICT (k) DO UPDATE SET v = excluded.v, enc = excluded.enc, vs = excluded.vs,
-          expires_at = excluded.expires_at`;
-    }
-    if (dels.length > 0) {
-      await tx`DELETE FROM ${table}
+          expires_at = excluded.expires_at
+        RETURNING 1),
+      del AS (
+        DELETE FROM ${table}
         WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
-        list(dels)
-      }, ',')::text[]) AS x)`;
-    }
+      list(dels)
+    }, ',')::text[]) AS x)
+        RETURNING 1)
+      SELECT n FROM n`;
     return { ok: true, versionstamp: stamp(n) } as Deno.KvCommitResult;
   });
 }

@@ -8,9 +8,9 @@ import { DEMO, type TestApi, testApp } from "../helpers.ts";
 
 type Line = (name: string, value: string, budget?: string) => void;
 
-const CALLERS = 50;
+export const CALLERS = 50;
 /** Creates per caller per round: each caller sends its next one when the last is answered. */
-const EACH = 10;
+export const EACH = 10;
 const ROUNDS = 5;
 const PATH = "/bonita/scmapi/expense/pwaexpenserequestcreate";
 const TRAVEL = {
@@ -25,7 +25,7 @@ const TRAVEL = {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One round: CALLERS loops of EACH creates; creates per second, failures and the ids. */
-async function round(api: TestApi, tokens: string[]) {
+export async function round(api: TestApi, tokens: string[]) {
   const ids: string[] = [];
   const failures: string[] = [];
   const caller = async (c: number) => {

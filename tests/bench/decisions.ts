@@ -54,14 +54,14 @@ async function call(api: TestApi, path: string, token: string, body: unknown) {
 const decision = (api: TestApi, token: string, verb: "approve" | "reject", oid: string) =>
   call(api, `${A}/pwa${verb}`, token, { oid, archive: false });
 
-async function approved(api: TestApi, token: string, oid: string) {
+export async function approved(api: TestApi, token: string, oid: string) {
   const r = await decision(api, token, "approve", oid);
   if (r.status !== 200) throw new Error(`pwaapprove ${r.status}: ${r.text}`);
   return r.ms;
 }
 
 /** `n` submitted TRAVEL requests of employee@; the oids of their approvals (level 1 open). */
-async function submittedApprovals(api: TestApi, token: string, n: number) {
+export async function submittedApprovals(api: TestApi, token: string, n: number) {
   const oids: string[] = [];
   for (let i = 0; i < n; i++) {
     const c = await call(api, `${E}/pwaexpenserequestcreate`, token, {

@@ -1,15 +1,17 @@
 /**
  * Runs some parts of `deno task bench` by name (`deno run -A tests/bench/part.ts messages
- * anonymous`), for a quick figure after a change; `deno task bench` runs them all.
+ * anonymous postgres`), for a quick figure after a change; `deno task bench` runs them all.
  */
 import { benchAnonymous } from "./anonymous.ts";
 import { benchMessages } from "./messages.ts";
+import { benchPostgres } from "./postgres.ts";
 
 const line = (name: string, value: string, budget = "") =>
   console.log(`${name.padEnd(52)} ${value.padStart(12)}  ${budget}`);
 const parts: Record<string, (l: typeof line) => Promise<void>> = {
   messages: benchMessages,
   anonymous: benchAnonymous,
+  postgres: benchPostgres,
 };
 for (const name of Deno.args.length ? Deno.args : Object.keys(parts)) {
   const run = parts[name];

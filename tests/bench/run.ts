@@ -15,6 +15,7 @@ import { benchIssuer } from "./issuer.ts";
 import { benchLighthouse } from "./lighthouse.ts";
 import { benchMessages } from "./messages.ts";
 import { benchOfflineQueue } from "./offline_queue.ts";
+import { benchPostgres } from "./postgres.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchPush } from "./push.ts";
 import { benchRelay } from "./relay.ts";
@@ -239,6 +240,10 @@ const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(", ");
 // against a bare Deno.Kv checked atomic write (same process, same run). See decisions.ts.
 await benchDecisions(line);
 await benchCreates(line);
+
+// PostgreSQL as the store: approve, pwalists with 2,000 requests and 50 concurrent creates on
+// KV and on PostgreSQL, and a bare PostgreSQL transaction with the same checks. See postgres.ts.
+await benchPostgres(line);
 
 // Issue 9 item 6: bytes on the wire (first load before the PIN pad, pwalists). See wire.ts.
 await benchWire(line);

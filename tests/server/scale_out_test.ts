@@ -1,5 +1,7 @@
 /**
- * Issue 14, scale out on one store: two real main.ts processes on one KV file, started
+ * Scale out on one store: two real main.ts processes on one KV file (or, with
+ * QCARD_TEST_STORE=postgres, one PostgreSQL database — the PostgreSQL part of
+ * `deno task test`), started
  * together on the empty store. Nothing one needs lives only in the other's memory: the store
  * is seeded once, a session made on one works on the other, the 50-concurrent-decisions race
  * and the concurrent-purchases race split across both end with one outcome, a rate limit hit
@@ -12,7 +14,11 @@ import type { ApprovalRow } from "../../client/api/contract/approvals.ts";
 import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
 import type { TransactionRow } from "../../client/api/contract/transactions.ts";
 import { leaseKey, type LeaseRecord } from "../../server/store/lease.ts";
+import { openKv } from "../../server/store/kv.ts";
 import { localEnv, type Proc, startMain } from "./main_process.ts";
+
+/** PostgreSQL when the run asks for it (tests/run.ts), else a KV file. */
+const ON_PG = Deno.env.get("QCARD_TEST_STORE") === "postgres";
 
 const E = "/bonita/scmapi/expense";
 const A = "/bonita/scmapi/approval";
@@ -106,13 +112,17 @@ const decide = (p: Proc, h: Record<string, string>, verb: string, oid: string) =
   call(p, "POST", `${A}/pwa${verb}`, { body: { oid, archive: false }, headers: h });
 
 Deno.test({
-  name: "[scale] two processes on one KV file: one seed, shared sessions, races end once, " +
-    "limits and idempotency hold across, periodic jobs run by one lease holder",
+  name: `[scale] two processes on one ${ON_PG ? "PostgreSQL database" : "KV file"}: one seed, ` +
+    "shared sessions, races end once, limits and idempotency hold across, periodic jobs run " +
+    "by one lease holder, handed on at SIGTERM",
   ignore: Deno.build.os === "windows",
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "qcard-scale-" });
+    // A schema of its own on the test PostgreSQL (tests/pg.ts), dropped at the end.
+    const pg = ON_PG ? await (await import("../pg.ts")).freshPgUrl() : undefined;
     const env = {
       ...localEnv(dir),
+      ...(pg ? { KV_PATH: pg.url, PG_POOL_SIZE: "8" } : {}),
       ACTIVATION_CHECKS_PER_DAY: "1000",
       // Short periods, so the leases are seen taken, renewed and handed on within seconds.
       BLOB_SWEEP_MS: "200",
@@ -122,7 +132,7 @@ Deno.test({
     // Both start together on the empty store: both see no users and want to seed it.
     const procs = await Promise.all([startMain(env), startMain(env)]);
     const [a, b] = procs;
-    const kv = await Deno.openKv(env.KV_PATH);
+    const kv = await openKv(env.KV_PATH, false, { poolSize: 2 });
     try {
       // --- One seed: one process imported, the other waited and found the users.
       const seeded = procs.filter((p) => p.lines.some((l) => l.includes("Loaded the demo org")));
@@ -158,7 +168,7 @@ Deno.test({
       }
 
       // --- (b) One card from 50 concurrent pwanewqcard, then 50 concurrent purchases of
-      // 10.00 on its 120.50 (both split across the processes): 12 approved, no overspend.
+      // 10.00 on its 100.50 (both split across the processes): 10 approved, no overspend.
       const secure = await call(a, "POST", `${E}/pwasetexpensedosecure`, {
         body: {
           record: { password: "Tr4in-2027!", countryPrefix: "+33", phoneNumber: "612345678" },
@@ -175,7 +185,7 @@ Deno.test({
         }),
         "validate PIN",
       );
-      const request = await submitted(b, a, emp, 120.5);
+      const request = await submitted(b, a, emp, 100.5);
       ok(await decide(a, fin, "approve", await approvalOf(b, fin, request)), "accept");
       const cards = await Promise.all(
         procs.flatMap((p) =>
@@ -188,7 +198,7 @@ Deno.test({
       for (const r of cards) ok(r, "pwanewqcard");
       assert.equal(new Set(cards.map((r) => (r.json.card as Card).last4)).size, 1, "one card");
       const card = cards[0].json.card as Card;
-      assert.equal(card.amountAvailable, 120.5);
+      assert.equal(card.amountAvailable, 100.5);
       const buys = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
           call(procs[i % 2], "POST", "/_issuer/purchase", {
@@ -204,7 +214,7 @@ Deno.test({
       );
       for (const r of buys) ok(r, "purchase");
       const approved = buys.filter((r) => r.json.approved === true);
-      assert.equal(approved.length, 12, "12 × 10.00 fit in 120.50, not one more");
+      assert.equal(approved.length, 10, "10 × 10.00 fit in 100.50, not one more");
       for (const r of buys) {
         if (r.json.approved === true) continue;
         assert.match(String(r.json.refusedReason), /over the card's available balance/);
@@ -217,7 +227,7 @@ Deno.test({
           await call(p, "GET", `${E}/pwaexpensecard?oid=${card.oid}`, { headers: emp }),
           "card",
         ).json.card as Card;
-        assert.equal(c.amountAvailable, 0.5, "120.50 − 12 × 10.00");
+        assert.equal(c.amountAvailable, 0.5, "100.50 − 10 × 10.00");
       }
 
       // --- (c) A rate limit hit on one process holds on the other: 10 code checks a quarter
@@ -287,13 +297,15 @@ Deno.test({
       }
       throw e;
     } finally {
-      kv.close();
+      // Deno KV closes at once; the PostgreSQL store's close() is a promise (its pool).
+      await (kv.close() as void | Promise<void>);
       for (const p of procs) {
         try {
           p.child.kill("SIGTERM");
         } catch { /* exited */ }
         await p.status;
       }
+      await pg?.drop();
       await Deno.remove(dir, { recursive: true }).catch(() => {});
     }
   },

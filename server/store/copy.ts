@@ -1,0 +1,480 @@
+/**
+ * Backups and moves between stores (`deno task export`, `deno task import-store`): a whole
+ * store — every key, value and expiry — as a file of JSON lines, read from and written to
+ * either store through the same key encoding (pg_keys.ts, Deno KV's own). Versionstamps are
+ * not portable (each store numbers its own commits) and are not copied.
+ *
+ * Reading is one snapshot where the store allows it: a KV file is read in one SQLite
+ * statement (its `kv` table, read-only), PostgreSQL in one REPEATABLE READ transaction; both
+ * give each entry's expiry, which the Deno.Kv API does not expose. A remote KV (KV Connect)
+ * is read through that API, entry by entry, without expiries (said in the file's header).
+ *
+ * The file: a header line, one line a record, and a trailer with the count and the SHA-256 of
+ * the record lines, so a truncated or edited file is refused before anything is written.
+ */
+import * as z from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { deserialize, serialize } from "node:v8";
+import postgres from "postgres";
+import { isPostgresUrl } from "../config.ts";
+import { openKv } from "./kv.ts";
+import { compareBytes, decodeKey, encodeKey } from "./pg_keys.ts";
+import { NOT_EXPIRED, readU64 } from "./pg_atomic.ts";
+import { TABLE } from "./pg_schema.ts";
+
+export const FORMAT = "qcard-store";
+export const FORMAT_VERSION = 1;
+
+/** A value as stored: V8-serialised, raw bytes (a top-level Uint8Array), or a Deno.KvU64. */
+export type StoredValue =
+  | { t: "v8"; v: Uint8Array }
+  | { t: "bytes"; v: Uint8Array }
+  | { t: "u64"; v: bigint };
+
+export interface StoreRecord {
+  /** The key in Deno KV's encoding: the same bytes, and the same order, on both stores. */
+  key: Uint8Array;
+  value: StoredValue;
+  /** ms since epoch; null: never expires (or, from a remote KV, not known). */
+  expiresAt: number | null;
+}
+
+/** How a store was read. */
+export interface ReadInfo {
+  from: "kv-file" | "postgres" | "kv";
+  /** Every record from one consistent view of the store. */
+  snapshot: boolean;
+  /** Expiries were readable (not through a remote KV's API). */
+  expiries: boolean;
+}
+
+/** What kind of store a KV_PATH names (the rule server/store/kv.ts opens it by). */
+export function storeKind(path: string): ReadInfo["from"] {
+  if (isPostgresUrl(path)) return "postgres";
+  if (path === ":memory:" || /^https?:\/\//.test(path)) return "kv";
+  return "kv-file";
+}
+
+/** A store's every live record in key order, and how they were read. */
+export async function readStore(
+  path: string,
+): Promise<{ info: ReadInfo; records: AsyncGenerator<StoreRecord> }> {
+  const kind = storeKind(path);
+  if (kind === "postgres") {
+    return { info: { from: kind, snapshot: true, expiries: true }, records: readPg(path) };
+  }
+  if (kind === "kv-file") {
+    if (!(await Deno.stat(path).then((s) => s.isFile, () => false))) {
+      throw new Error(`No KV store at ${path}`);
+    }
+    const sqlite = await openKvFile(path);
+    if (sqlite) {
+      return {
+        info: { from: kind, snapshot: true, expiries: true },
+        records: readKvFile(sqlite),
+      };
+    }
+    // A KV file whose SQLite layout this code does not know: through the API instead.
+  }
+  const kv = await openKv(path, false);
+  return { info: { from: kind, snapshot: false, expiries: false }, records: readApi(kv) };
+}
+
+type Db = import("node:sqlite").DatabaseSync;
+
+/** The KV file's SQLite database, read-only; null when it has no `kv` table as expected. */
+async function openKvFile(path: string): Promise<Db | null> {
+  const { DatabaseSync } = await import("node:sqlite");
+  const db = new DatabaseSync(path, { readOnly: true });
+  const cols = db.prepare("SELECT name FROM pragma_table_info('kv')").all().map((r) => r.name);
+  if (["k", "v", "v_encoding", "expiration_ms"].every((c) => cols.includes(c))) return db;
+  db.close();
+  return null;
+}
+
+/** Deno KV's value encodings in its SQLite file: V8, little-endian U64, raw bytes. */
+const KV_V8 = 1, KV_LE64 = 2, KV_BYTES = 3;
+
+async function* readKvFile(db: Db): AsyncGenerator<StoreRecord> {
+  try {
+    // One statement: one read transaction, so one snapshot of the whole store.
+    const rows = db.prepare(
+      `SELECT k, v, v_encoding AS e, expiration_ms AS x FROM kv
+       WHERE expiration_ms < 0 OR expiration_ms > ? ORDER BY k`,
+    ).iterate(Date.now());
+    for (const r of rows) {
+      const v = new Uint8Array(r.v as Uint8Array);
+      const e = Number(r.e);
+      const value: StoredValue = e === KV_V8
+        ? { t: "v8", v }
+        : e === KV_BYTES
+        ? { t: "bytes", v }
+        : e === KV_LE64
+        ? { t: "u64", v: new DataView(v.buffer, v.byteOffset, 8).getBigUint64(0, true) }
+        : unknownEncoding(e);
+      const x = Number(r.x);
+      yield { key: new Uint8Array(r.k as Uint8Array), value, expiresAt: x < 0 ? null : x };
+    }
+  } finally {
+    db.close();
+  }
+}
+
+function unknownEncoding(e: number): never {
+  throw new Error(`Unknown value encoding ${e} in the KV file`);
+}
+
+/** The PostgreSQL store's encodings (pg_atomic.ts): V8, raw bytes, big-endian U64. */
+const PG_V8 = 1, PG_BYTES = 2, PG_U64 = 3;
+
+async function* readPg(url: string): AsyncGenerator<StoreRecord> {
+  const sql = postgres(url, { max: 1, onnotice: () => {}, fetch_types: false });
+  let conn: postgres.ReservedSql | undefined;
+  try {
+    // A query first: postgres.js's reserve() waits forever on a pool that has no connection.
+    const [{ t }] = await sql<{ t: string | null }[]>`SELECT to_regclass(${TABLE})::text AS t`;
+    if (!t) throw new Error("No QCard store in this PostgreSQL database (no qcard_kv table)");
+    conn = await sql.reserve();
+    await conn`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY`;
+    const rows = conn<{ k: Uint8Array; v: Uint8Array; enc: number; x: string | null }[]>`
+      SELECT k, v, enc, expires_at AS x FROM ${conn(TABLE)}
+      WHERE ${conn.unsafe(NOT_EXPIRED)} ORDER BY k`.cursor(500);
+    for await (const page of rows) {
+      for (const r of page) {
+        const v = new Uint8Array(r.v);
+        const value: StoredValue = r.enc === PG_V8
+          ? { t: "v8", v }
+          : r.enc === PG_BYTES
+          ? { t: "bytes", v }
+          : r.enc === PG_U64
+          ? { t: "u64", v: readU64(v) }
+          : unknownEncoding(r.enc);
+        yield { key: new Uint8Array(r.k), value, expiresAt: r.x === null ? null : Number(r.x) };
+      }
+    }
+    await conn`COMMIT`;
+  } finally {
+    conn?.release();
+    await sql.end({ timeout: 5 });
+  }
+}
+
+async function* readApi(kv: Deno.Kv): AsyncGenerator<StoreRecord> {
+  try {
+    for await (const e of kv.list({ prefix: [] }, { batchSize: 1000 })) {
+      yield { key: encodeKey(e.key), value: toStored(e.value), expiresAt: null };
+    }
+  } finally {
+    await (kv.close() as void | Promise<void>);
+  }
+}
+
+/** A value read through the Deno.Kv API, as stored. */
+export function toStored(value: unknown): StoredValue {
+  if (value instanceof Deno.KvU64) return { t: "u64", v: value.value };
+  if (value instanceof Uint8Array && value.constructor === Uint8Array) {
+    return { t: "bytes", v: value };
+  }
+  return { t: "v8", v: serialize(value) };
+}
+
+/** The value to hand to Deno.Kv's set. */
+export function fromStored(s: StoredValue): unknown {
+  if (s.t === "u64") return new Deno.KvU64(s.v);
+  if (s.t === "bytes") return Uint8Array.from(s.v);
+  // A copy: node:v8 misreads typed arrays inside a view on a larger buffer.
+  return deserialize(Uint8Array.from(s.v));
+}
+
+// --- The file.
+
+const Header = z.object({
+  format: z.literal(FORMAT),
+  version: z.literal(FORMAT_VERSION),
+  exportedAt: z.string(),
+  from: z.enum(["kv-file", "postgres", "kv"]),
+  snapshot: z.boolean(),
+  expiries: z.boolean(),
+});
+export type Header = z.infer<typeof Header>;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const Line = z.object({
+  k: z.string().regex(BASE64),
+  t: z.enum(["v8", "bytes", "u64"]),
+  v: z.string().regex(/^(\d+|[A-Za-z0-9+/]*={0,2})$/),
+  x: z.number().int().nullable(),
+});
+const Trailer = z.object({
+  end: z.literal(true),
+  records: z.number().int().min(0),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+});
+
+/** Standard base64, converted in slices (a 60 KB blob chunk is too many arguments at once). */
+function toBase64(b: Uint8Array): string {
+  let bin = "";
+  for (let i = 0; i < b.length; i += 0x8000) {
+    bin += String.fromCharCode(...b.subarray(i, i + 0x8000));
+  }
+  return btoa(bin);
+}
+
+function fromBase64(s: string): Uint8Array {
+  return Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+}
+
+function recordLine(r: StoreRecord): string {
+  const v = r.value.t === "u64" ? r.value.v.toString() : toBase64(r.value.v);
+  return JSON.stringify({ k: toBase64(r.key), t: r.value.t, v, x: r.expiresAt });
+}
+
+function parseRecord(line: string): StoreRecord {
+  const l = Line.parse(JSON.parse(line));
+  const value: StoredValue = l.t === "u64"
+    ? { t: "u64", v: BigInt(l.v) }
+    : { t: l.t, v: fromBase64(l.v) };
+  const key = fromBase64(l.k);
+  decodeKey(key); // refuses bytes that are no key
+  return { key, value, expiresAt: l.x };
+}
+
+const enc = new TextEncoder();
+
+/** Writes a store to `out` as the file above; the record count. */
+export async function exportStore(
+  path: string,
+  out: WritableStream<Uint8Array>,
+): Promise<{ info: ReadInfo; records: number; expiring: number }> {
+  const { info, records } = await readStore(path);
+  const w = out.getWriter();
+  const digest = new Sha256Lines();
+  let n = 0, expiring = 0;
+  try {
+    const exportedAt = new Date().toISOString();
+    const header: Header = { format: FORMAT, version: FORMAT_VERSION, exportedAt, ...info };
+    await w.write(enc.encode(JSON.stringify(header) + "\n"));
+    let chunk = "";
+    for await (const r of records) {
+      const line = recordLine(r);
+      digest.add(line);
+      chunk += line + "\n";
+      n++;
+      if (r.expiresAt !== null) expiring++;
+      if (chunk.length > 256 * 1024) {
+        await w.write(enc.encode(chunk));
+        chunk = "";
+      }
+    }
+    const trailer = { end: true, records: n, sha256: await digest.hex() };
+    await w.write(enc.encode(chunk + JSON.stringify(trailer) + "\n"));
+    await w.close();
+  } catch (e) {
+    await w.abort(e).catch(() => {});
+    throw e;
+  }
+  return { info, records: n, expiring };
+}
+
+/**
+ * A digest of the record lines: Web Crypto has no streaming SHA-256, so the lines are hashed
+ * in blocks of about 1 MB, each block's hash chained into the next — the same lines give the
+ * same digest, a truncated or edited file another.
+ */
+class Sha256Lines {
+  #buf: string[] = [];
+  #size = 0;
+  #chain: Promise<Uint8Array> = Promise.resolve(new Uint8Array(32));
+  add(line: string) {
+    this.#buf.push(line);
+    this.#size += line.length;
+    if (this.#size > 1 << 20) this.#flush();
+  }
+  #flush() {
+    const block = enc.encode(this.#buf.map((l) => l + "\n").join(""));
+    this.#buf = [];
+    this.#size = 0;
+    this.#chain = this.#chain.then(async (prev) => {
+      const joined = new Uint8Array(prev.length + block.length);
+      joined.set(prev);
+      joined.set(block, prev.length);
+      return new Uint8Array(await crypto.subtle.digest("SHA-256", joined));
+    });
+  }
+  async hex(): Promise<string> {
+    this.#flush();
+    const d = await this.#chain;
+    return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+}
+
+/** The lines of a file, one at a time. */
+async function* lines(file: string): AsyncGenerator<string> {
+  const f = await Deno.open(file);
+  let buf = "";
+  for await (const chunk of f.readable.pipeThrough(new TextDecoderStream())) {
+    buf += chunk;
+    let i;
+    let from = 0;
+    while ((i = buf.indexOf("\n", from)) >= 0) {
+      yield buf.slice(from, i);
+      from = i + 1;
+    }
+    buf = buf.slice(from);
+  }
+  if (buf) yield buf;
+}
+
+/** An export file, checked whole (header, every record line, count and digest). */
+export async function checkFile(file: string): Promise<{ header: Header; records: number }> {
+  let header: Header | undefined;
+  let trailer: z.infer<typeof Trailer> | undefined;
+  const digest = new Sha256Lines();
+  let n = 0;
+  for await (const line of lines(file)) {
+    if (!header) {
+      header = Header.parse(JSON.parse(line));
+      continue;
+    }
+    if (trailer) throw new Error(`${file}: lines after the end`);
+    if (line.startsWith('{"end"')) {
+      trailer = Trailer.parse(JSON.parse(line));
+      continue;
+    }
+    parseRecord(line);
+    digest.add(line);
+    n++;
+  }
+  if (!header) throw new Error(`${file}: not a QCard store export`);
+  if (!trailer) throw new Error(`${file}: truncated (no end line)`);
+  if (trailer.records !== n || trailer.sha256 !== await digest.hex()) {
+    throw new Error(`${file}: damaged (${n} records read, ${trailer.records} exported)`);
+  }
+  return { header, records: n };
+}
+
+/** The records of a checked export file, in key order. */
+export async function* fileRecords(file: string): AsyncGenerator<StoreRecord> {
+  let first = true;
+  for await (const line of lines(file)) {
+    if (first) {
+      first = false;
+      continue;
+    }
+    if (line.startsWith('{"end"')) return;
+    yield parseRecord(line);
+  }
+}
+
+/** Mutations and bytes an atomic operation carries at most (Deno KV: 1000 and 800 KiB). */
+const BATCH_MUTATIONS = 200;
+const BATCH_BYTES = 512 * 1024;
+
+/**
+ * Writes records into `kv`, many to an atomic operation. An expiry is kept as the time left
+ * when its batch commits (expireIn); a record already expired is skipped.
+ */
+export async function writeStore(
+  kv: Deno.Kv,
+  records: AsyncIterable<StoreRecord>,
+): Promise<{ written: number; expired: number }> {
+  let batch: StoreRecord[] = [];
+  let bytes = 0, written = 0, expired = 0;
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const op = kv.atomic();
+    const now = Date.now();
+    for (const r of batch) {
+      const left = r.expiresAt === null ? undefined : r.expiresAt - now;
+      if (left !== undefined && left <= 0) {
+        expired++;
+        continue;
+      }
+      op.set(decodeKey(r.key), fromStored(r.value), left === undefined ? {} : { expireIn: left });
+      written++;
+    }
+    const res = await op.commit();
+    if (!res.ok) throw new Error("A batch of the import did not commit");
+    batch = [];
+    bytes = 0;
+  };
+  for await (const r of records) {
+    const size = r.key.length + (r.value.t === "u64" ? 8 : r.value.v.length);
+    if (batch.length >= BATCH_MUTATIONS || bytes + size > BATCH_BYTES) await flush();
+    batch.push(r);
+    bytes += size;
+  }
+  await flush();
+  return { written, expired };
+}
+
+/** True when the store holds no live record. */
+export async function isEmpty(kv: Deno.Kv): Promise<boolean> {
+  for await (const _ of kv.list({ prefix: [] }, { limit: 1 })) return false;
+  return true;
+}
+
+/** How two record streams compare. */
+export interface Comparison {
+  /** Records of `expected` found in `actual` with an equal value. */
+  equal: number;
+  missing: string[];
+  different: string[];
+  /** Records of `actual` that `expected` does not have. */
+  extra: number;
+  /** Records whose expiries differ by more than the tolerance (when both are known). */
+  expiry: string[];
+}
+
+/**
+ * Compares two stores' records, both in key order: every key, its value (deep equality of
+ * the decoded values, so the two stores' serialisers need not agree byte for byte) and its
+ * expiry (when both sides know it), to within `toleranceMs`. Lists at most 20 of each kind.
+ */
+export async function compareRecords(
+  expected: AsyncIterable<StoreRecord>,
+  actual: AsyncIterable<StoreRecord>,
+  toleranceMs: number,
+  actualKnowsExpiry = true,
+): Promise<Comparison> {
+  const c: Comparison = { equal: 0, missing: [], different: [], extra: 0, expiry: [] };
+  const note = (list: string[], r: StoreRecord) => {
+    if (list.length < 20) list.push(JSON.stringify(decodeKey(r.key), keyJson));
+  };
+  const it = actual[Symbol.asyncIterator]();
+  let a = await it.next();
+  const now = Date.now();
+  for await (const e of expected) {
+    if (e.expiresAt !== null && e.expiresAt <= now) continue; // expired since
+    while (!a.done && compareBytes(a.value.key, e.key) < 0) {
+      c.extra++;
+      a = await it.next();
+    }
+    if (a.done || compareBytes(a.value.key, e.key) > 0) {
+      note(c.missing, e);
+      continue;
+    }
+    const got = a.value;
+    a = await it.next();
+    if (!isDeepStrictEqual(fromStored(got.value), fromStored(e.value))) {
+      note(c.different, e);
+      continue;
+    }
+    c.equal++;
+    if (!actualKnowsExpiry) continue;
+    const off = e.expiresAt === null || got.expiresAt === null
+      ? (e.expiresAt === got.expiresAt ? 0 : Infinity)
+      : Math.abs(e.expiresAt - got.expiresAt);
+    if (off > toleranceMs) note(c.expiry, e);
+  }
+  while (!a.done) {
+    c.extra++;
+    a = await it.next();
+  }
+  return c;
+}
+
+function keyJson(_: string, v: unknown) {
+  if (typeof v === "bigint") return `${v}n`;
+  if (v instanceof Uint8Array) return `bytes:${toBase64(v)}`;
+  return v;
+}
