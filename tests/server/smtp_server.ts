@@ -43,6 +43,20 @@ export interface SmtpServer {
   close(): Promise<void>;
 }
 
+/**
+ * `server.close()`, bounded: on Deno 2.5.0 (the Deploy run of `deno task test`) node:net may
+ * never call back once a client socket was destroyed, which left tests unresolved.
+ */
+export function closeServer(server: net.Server, ms = 2_000): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
 /** A port nothing listens on now (found by binding port 0 and letting it go). */
 export async function freePort(): Promise<number> {
   const l = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -102,7 +116,7 @@ export async function startSmtpServer(opts: SmtpServerOptions = {}): Promise<Smt
       return mails;
     },
     async close() {
-      const closed = new Promise<void>((r) => server.close(() => r()));
+      const closed = closeServer(server);
       for (const s of sockets) s.destroy();
       await closed;
       // Let the destroyed sockets' close events run before the sanitizers look.

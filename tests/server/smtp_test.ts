@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import net from "node:net";
 import { SmtpTransport } from "../../server/mail/smtp.ts";
 import { DeliveryError, type Outgoing } from "../../server/messages/types.ts";
-import { freePort, startSmtpServer, TEST_CA } from "./smtp_server.ts";
+import { closeServer, freePort, startSmtpServer, TEST_CA } from "./smtp_server.ts";
 
 const mail = (n: number, to = "someone@demo.example"): Outgoing => ({
   id: `0000test${n}`,
@@ -139,7 +139,7 @@ Deno.test("[smtp] a server that accepts the connection and never greets times ou
   } finally {
     t.close();
     for (const s of sockets) s.destroy();
-    await new Promise<void>((r) => mute.close(() => r()));
+    await closeServer(mute);
     await new Promise((r) => setTimeout(r, 20));
   }
 });
