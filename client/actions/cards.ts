@@ -229,6 +229,9 @@ export function confirmCardEnd(how: "close" | "cancel"): void {
     message: t(how === "close" ? "card.closeConfirm" : "card.cancelConfirm"),
     extra: t(how === "close" ? "card.closeExtra" : "card.cancelExtra"),
     showNo: true,
+    // The confirm says the action's verb, in red.
+    yesLabel: t(how === "close" ? "card.close" : "card.cancel"),
+    danger: true,
     onYes: () =>
       void busy(async () => {
         progress.value = t(how === "close" ? "card.closing" : "card.cancelling");

@@ -1,5 +1,6 @@
 import "../i18n/complete.ts"; // the rest of English, with this chunk
 import { useSignals } from "@preact/signals-react/runtime";
+import { useBannerFixes } from "../components/BannerFixes.tsx";
 import { FailedWrites } from "../components/FailedWrites.tsx";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
@@ -12,6 +13,7 @@ export * as push from "./push_main.ts"; // issue 13: deep links, Options switch,
  */
 export default function MainArea() {
   useSignals();
+  useBannerFixes();
   return (
     <>
       <FailedWrites />

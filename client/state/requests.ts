@@ -125,6 +125,13 @@ export const emptyDraft = (currency = "EUR"): Draft => ({
 export const draft = signal<Draft>(emptyDraft());
 /** The message under the form: a §5 violation or the server's answer. */
 export const formError = signal<string | null>(null);
+/**
+ * The create form's §5 violations, each shown under its field (all at once); a new object
+ * at each submit, so the form focuses the first of them again.
+ */
+export const fieldErrors = signal<Partial<Record<"type" | "amount" | "purpose" | "url", string>>>(
+  {},
+);
 
 /** spec §2 edit request. */
 export interface EditDraft {

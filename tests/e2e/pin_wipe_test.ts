@@ -146,7 +146,7 @@ for (const flavour of FLAVOURS) {
         const page = await activate(env, "approver@demo.example");
         await waitText(page, "Hello Adam");
         await click(page, "Open menu");
-        await click(page, "Log out");
+        await click(page, "Lock");
         await waitText(page, "Enter your PIN");
         await tapDigits(page, "135790");
         await waitText(page, "Hello Adam");

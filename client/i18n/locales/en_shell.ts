@@ -86,6 +86,8 @@ export const enShell = {
   "budget.badAmount": "Please enter a positive amount per occurrence",
   "budget.badOccurrences": "The number of occurrences must be between 1 and 120",
   "budget.badEnd": "The last budget date must be before the year 10000",
+  "detail.close": "Close request",
+  "detail.cancel": "Cancel request",
   "detail.closeConfirm": "Close this request?",
   "detail.closeExtra": "Its card is closed and can no longer be used.",
   "detail.cancelConfirm": "Cancel this request?",

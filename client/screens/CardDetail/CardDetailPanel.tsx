@@ -106,7 +106,7 @@ export function CardDetailBody() {
         <span className={`status card-status card-status-${state.toLowerCase()}`} role="status">
           {cardStateLabel(state)}
         </span>
-        {c
+        {c && state !== "Closed"
           ? (
             <span className="detail-amount">
               {formatMoney(c.amountAvailable, currency, loc)}
@@ -118,9 +118,14 @@ export function CardDetailBody() {
         {c
           ? (
             <>
-              <Field label={t("card.available")}>
-                {formatMoney(c.amountAvailable, currency, loc)}
-              </Field>
+              {/* A closed card has nothing available: no amount that looks spendable. */}
+              {state !== "Closed"
+                ? (
+                  <Field label={t("card.available")}>
+                    {formatMoney(c.amountAvailable, currency, loc)}
+                  </Field>
+                )
+                : null}
               <Field label={t("card.allocated")}>
                 {formatMoney(c.amountAllocated, currency, loc)}
               </Field>

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import {
   currentType,
@@ -8,17 +9,26 @@ import {
   setType,
   submitCreate,
 } from "../../actions/request_form.ts";
-import { FieldButton } from "../../components/FieldButton.tsx";
+import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { accounts, currencies, draft, formError, typesByAccount } from "../../state/requests.ts";
+import {
+  accounts,
+  currencies,
+  draft,
+  fieldErrors,
+  formError,
+  typesByAccount,
+} from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { openSheet } from "../../state/ui.ts";
 import { choose, CodeFields } from "./CodeFields.tsx";
 
 /**
  * spec §2 create request: account (when more than one), type, amount or budget, currency,
- * purpose, optional codes, vendor and url; submit asks for confirmation.
+ * purpose, optional codes, vendor and url; submit asks for confirmation. spec §5 messages
+ * all show at once, each under its field (aria-invalid, aria-describedby), and the first
+ * field in error gets the focus, scrolled into view.
  */
 export function CreateRequestBody() {
   useSignals();
@@ -30,8 +40,22 @@ export function CreateRequestBody() {
   const amountDisabled = d.budgetMode || !!type?.isRecurring;
   const plan = d.plan;
   const opt = (label: string) => t("field.optional", { label });
+  const errors = fieldErrors.value;
+  const form = useRef<HTMLFormElement>(null);
+  // After a submit with errors (a new object each time): the first field in error.
+  useEffect(() => {
+    const first = form.current?.querySelector<HTMLElement>("[aria-invalid=true]");
+    if (!first) return;
+    first.focus({ preventScroll: true });
+    first.scrollIntoView({ block: "center" });
+  }, [errors]);
+  const invalid = (field: keyof typeof errors) =>
+    errors[field]
+      ? { "aria-invalid": true as const, "aria-describedby": `create-${field}-error` }
+      : {};
   return (
     <form
+      ref={form}
       className="form create-form"
       noValidate
       onSubmit={(e) => {
@@ -55,6 +79,8 @@ export function CreateRequestBody() {
         )
         : null}
       <FieldButton
+        id="create-type"
+        error={errors.type}
         label={t("field.type")}
         value={type?.description ?? t("field.choose")}
         onOpen={() =>
@@ -85,10 +111,12 @@ export function CreateRequestBody() {
         <label className="grow">
           <span>{t("field.amount")}</span>
           <input
+            id="create-amount"
             type="text"
             inputMode="decimal"
             autoComplete="off"
             disabled={amountDisabled}
+            {...(amountDisabled ? {} : invalid("amount"))}
             value={amountDisabled ? (draftAmount(d)?.toFixed(2) ?? "") : d.amountText}
             onInput={(e) => setField({ amountText: (e.target as HTMLInputElement).value })}
           />
@@ -109,6 +137,7 @@ export function CreateRequestBody() {
             )}
         />
       </div>
+      {amountDisabled ? null : <FieldError id="create-amount-error" message={errors.amount} />}
       {amountDisabled
         ? (
           <div className="budget-summary">
@@ -124,9 +153,11 @@ export function CreateRequestBody() {
               type="button"
               className="secondary"
               onClick={() => openSheet({ kind: "budget" })}
+              {...invalid("amount")}
             >
               {plan ? t("create.changeBudget") : t("create.makeBudget")}
             </button>
+            <FieldError id="create-amount-error" message={errors.amount} />
           </div>
         )
         : null}
@@ -141,6 +172,7 @@ export function CreateRequestBody() {
         onCostCenter={setCostCenter}
         onLedger={(GLOid) => setField({ GLOid })}
         onProject={(projectOid) => setField({ projectOid })}
+        purposeError={errors.purpose}
       />
       <label>
         <span>{opt(t("field.vendor"))}</span>
@@ -160,8 +192,10 @@ export function CreateRequestBody() {
           maxLength={500}
           value={d.url}
           onInput={(e) => setField({ url: (e.target as HTMLInputElement).value })}
+          {...invalid("url")}
         />
       </label>
+      <FieldError id="create-url-error" message={errors.url} />
       {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
       <button type="submit" className="primary wide sticky-action" disabled={working.value}>
         {t("create.submit")}

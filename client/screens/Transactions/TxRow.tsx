@@ -15,7 +15,8 @@ export function txStatusLabel(status: string): string {
 /**
  * spec §2 transaction row: created date and time (UTC), merchant, status or the refused
  * abbreviation (§8), the flip marker, the receipt-count indicator, the amount and, when it
- * differs, the merchant's amount in its currency.
+ * differs, the merchant's amount in its currency. A receipt overdue (spec §5) is marked on
+ * the row in words.
  */
 export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => void }) {
   useSignals();
@@ -28,7 +29,9 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
     <li>
       <button
         type="button"
-        className={`request-row tx-row${refused ? " tx-refused" : ""}`}
+        className={`request-row tx-row${refused ? " tx-refused" : ""}${
+          r.needsAttention ? " needs-attention" : ""
+        }`}
         onClick={() => props.onOpen(r.oid)}
       >
         <span className="row-top">
@@ -49,6 +52,9 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
                 <span className="sr-only">{t("tx.receipts", { count: r.nbReceipts })}</span>
               </span>
             )
+            : null}
+          {r.needsAttention
+            ? <span className="attention-marker">{t("attention.receiptMissing")}</span>
             : null}
           <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
             {refused && r.refusedReason
