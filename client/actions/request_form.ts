@@ -69,8 +69,24 @@ export async function startCreate(): Promise<void> {
   fieldErrors.value = {};
   draft.value = emptyDraft();
   openSheet({ kind: "create" });
-  await Promise.all([loadAccounts(), loadCurrencies()]);
-  if (!draft.value.accountOid && accounts.value.length) await setAccount(accounts.value[0].oid);
+  typesLoad = (async () => {
+    await Promise.all([loadAccounts(), loadCurrencies()]);
+    if (!draft.value.accountOid && accounts.value.length) {
+      await setAccount(accounts.value[0].oid);
+    }
+  })();
+  await typesLoad;
+}
+
+/** The form's accounts and types being read (the Type selector waits for them). */
+let typesLoad: Promise<void> | null = null;
+
+/**
+ * Resolves once the types of the chosen account are known: a Type tapped while they are
+ * still on their way opens with them, not with "Nothing to choose".
+ */
+export async function typesReady(): Promise<void> {
+  await typesLoad?.catch(() => {});
 }
 
 /** Which field's message an edit answers (it goes once the person changes that field). */
@@ -106,7 +122,9 @@ export async function setAccount(oid: string): Promise<void> {
     amountText: d.amountText,
   };
   formError.value = null;
-  await loadTypes(oid);
+  const load = loadTypes(oid).then(() => {});
+  typesLoad = load;
+  await load;
 }
 
 /** spec §4: changing type resets cost center, GL code and project. */

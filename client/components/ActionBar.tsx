@@ -1,6 +1,7 @@
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
+import { Icon } from "./Icon.tsx";
 
 export interface MoreAction {
   key: string;
@@ -65,7 +66,7 @@ function MoreMenu(props: { items: MoreAction[] }) {
         aria-label={t("actions.more")}
         onClick={() => setOpen(!open)}
       >
-        <span aria-hidden="true">⋮</span> {t("actions.moreShort")}
+        <Icon name="more" size={18} /> {t("actions.moreShort")}
       </button>
       {open
         ? (

@@ -283,6 +283,13 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Copy number");
           await waitText(p, "Card number copied");
           assert.equal(await p.evaluate(() => navigator.clipboard.readText()), pan);
+          // The CVC and the expiry can be copied too.
+          await inTopPanel(p, "Copy CVC");
+          await waitText(p, "CVC copied");
+          assert.equal(await p.evaluate(() => navigator.clipboard.readText()), cvc);
+          await inTopPanel(p, "Copy expiry");
+          await waitText(p, "Expiry date copied");
+          assert.match(await p.evaluate(() => navigator.clipboard.readText()), /^\d\d\/\d\d$/);
           await p.evaluate(() => navigator.clipboard.writeText(""));
           await p.waitForFunction(
             () =>

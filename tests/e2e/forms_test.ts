@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { activate, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
+import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
 import { fill, opts, pick, settled, tap } from "./panels.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 
@@ -102,6 +102,35 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() => !document.querySelector(".side-panel.open"));
           await p.waitForFunction(() =>
             document.activeElement?.getAttribute("aria-label") === "New request"
+          );
+        });
+      } finally {
+        await env.close();
+      }
+    },
+  });
+}
+
+for (const flavour of FLAVOURS) {
+  Deno.test({
+    name: `[e2e:${flavour}] forms: the offline banner goes by itself once the network is back`,
+    ...opts,
+    fn: async () => {
+      const env = await start(flavour);
+      let page: Page | null = null;
+      try {
+        page = await activate(env, "employee@demo.example");
+        const p = page;
+        await dumpOnFailure(p, async () => {
+          await waitText(p, "No requests here");
+          await p.setOfflineMode(true);
+          await click(p, "Refresh");
+          await waitText(p, "You are offline: showing saved data");
+          await expectAccessible(p, "offline banner");
+          await p.setOfflineMode(false);
+          // No tap: the app reads its lists again when the browser is back online.
+          await p.waitForFunction(() =>
+            !document.body.innerText.includes("You are offline: showing saved data")
           );
         });
       } finally {

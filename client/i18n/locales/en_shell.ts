@@ -33,7 +33,7 @@ export const enShell = {
   "pinpad.help": "Need help?",
   "pinpad.faq": "FAQ",
   "pinpad.chat": "Chat with support",
-  "pinpad.sendActivation": "Send activation email",
+  "pinpad.sendActivation": "Forgot PIN? Send activation email",
   "activation.title": "Activate this device",
   "activation.prompt": "Enter the 5-digit code from your activation email",
   "activation.connect": "Connect device",

@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import {
   addCardComment,
   confirmCardEnd,
+  copyCardField,
   copyCardNumber,
   deleteCardComment,
   maskCard,
@@ -92,10 +93,33 @@ export function CardDetailBody() {
       />
       {shown
         ? (
-          <Countdown
-            until={shown.until}
-            text={(seconds) => t("card.hiddenIn", { seconds })}
-          />
+          <>
+            <Countdown
+              until={shown.until}
+              text={(seconds) => t("card.hiddenIn", { seconds })}
+            />
+            {/* The expiry and the CVC can be copied too, not only the number. */}
+            <div className="copy-row">
+              <button
+                type="button"
+                className="secondary"
+                onClick={() =>
+                  void copyCardField(
+                    "expiry",
+                    face.month && face.year ? validThru(face.month, face.year) : undefined,
+                  )}
+              >
+                {t("card.copyExpiry")}
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => void copyCardField("cvc")}
+              >
+                {t("card.copyCvc")}
+              </button>
+            </div>
+          </>
         )
         : null}
       {v.source && v.source !== "network"

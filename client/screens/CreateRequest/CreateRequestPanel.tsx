@@ -8,6 +8,7 @@ import {
   setField,
   setType,
   submitCreate,
+  typesReady,
 } from "../../actions/request_form.ts";
 import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
@@ -34,7 +35,6 @@ export function CreateRequestBody() {
   useSignals();
   const d = draft.value;
   const loc = locale.value;
-  const types = typesByAccount.value[d.accountOid ?? ""] ?? [];
   const type = currentType();
   // spec §5: amount is disabled in budget mode and for recurring types.
   const amountDisabled = d.budgetMode || !!type?.isRecurring;
@@ -84,15 +84,17 @@ export function CreateRequestBody() {
         label={t("field.type")}
         value={type?.description ?? t("field.choose")}
         onOpen={() =>
-          choose(
-            t("field.type"),
-            types.map((x) => ({
-              value: x.oid,
-              label: x.description,
-              detail: `${x.minAmount}–${x.maxAmount}`,
-            })),
-            d.typeOid,
-            (v) => v && setType(v),
+          void typesReady().then(() =>
+            choose(
+              t("field.type"),
+              (typesByAccount.value[draft.value.accountOid ?? ""] ?? []).map((x) => ({
+                value: x.oid,
+                label: x.description,
+                detail: `${x.minAmount}–${x.maxAmount}`,
+              })),
+              draft.value.typeOid,
+              (v) => v && setType(v),
+            )
           )}
       />
       {type && type.allowBudget && !type.isRecurring

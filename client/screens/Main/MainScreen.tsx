@@ -23,6 +23,7 @@ import { RequestsTab } from "../Requests/RequestsTab.tsx";
 import { SupportTab } from "./SupportTab.tsx";
 import { WalletTab } from "../Wallet/WalletTab.tsx";
 import { TransactionsTab } from "../Transactions/TransactionsTab.tsx";
+import { Icon } from "../../components/Icon.tsx";
 
 export type MainTab = "requests" | "wallet" | "transactions" | "approvals" | "support";
 /** The tab shown first: Requests, or the one the address names ('#transactions'). */
@@ -42,6 +43,13 @@ export function MainScreen() {
   useSignals();
   const screen = useRef<HTMLElement>(null);
   useEffect(openShortcut, []);
+  // Back online: the lists are read again, which also takes away the offline banner (one
+  // neutral offline state that clears itself, without a tap).
+  useEffect(() => {
+    const online = () => void refreshAll();
+    addEventListener("online", online);
+    return () => removeEventListener("online", online);
+  }, []);
   const p = profile.value;
   const approvalMode = mode.value === "approval";
   const tabs: NavItem<MainTab>[] = [
@@ -84,7 +92,7 @@ export function MainScreen() {
           aria-label={t("menu.open")}
           onClick={() => (panel.value = "menu")}
         >
-          ☰
+          <Icon name="menu" />
         </button>
         <h1>
           {p ? t("main.hello", { name: p.fname }) : t("app.name")}
@@ -97,7 +105,7 @@ export function MainScreen() {
           disabled={working.value}
           onClick={refreshAll}
         >
-          ⟳
+          <Icon name="refresh" />
         </button>
         <button
           type="button"

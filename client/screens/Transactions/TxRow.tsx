@@ -4,6 +4,7 @@ import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { shortDateTime } from "../../lib/dates.ts";
 import { hasFlipMarker, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
 import { amountDisplay, showsReceipts } from "../../lib/transaction_view.ts";
+import { Icon } from "../../components/Icon.tsx";
 
 /** A transaction status in the person's language (unknown ones as the server wrote them). */
 export function txStatusLabel(status: string): string {
@@ -40,7 +41,7 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
           {hasFlipMarker(r)
             ? (
               <span className="tx-flip" title={t("tx.flipped")}>
-                <span aria-hidden="true">⇄</span>
+                <Icon name="flip" size={16} />
                 <span className="sr-only">{t("tx.flipped")}</span>
               </span>
             )
@@ -48,7 +49,9 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
           {showsReceipts(r)
             ? (
               <span className="tx-receipts" title={t("tx.receipts", { count: r.nbReceipts })}>
-                <span aria-hidden="true">🧾 {r.nbReceipts}</span>
+                <span aria-hidden="true">
+                  <Icon name="receipt" size={16} /> {r.nbReceipts}
+                </span>
                 <span className="sr-only">{t("tx.receipts", { count: r.nbReceipts })}</span>
               </span>
             )
