@@ -20,6 +20,7 @@ import {
   emptyDraft,
   fieldErrors,
   formError,
+  refusedSubmits,
   typesByAccount,
 } from "../state/requests.ts";
 import { transactionAttention } from "../state/session.ts";
@@ -169,7 +170,10 @@ export function submitCreate(): void {
     Object.entries(found).map(([f, v]) => [f, tv(v)]),
   );
   formError.value = null;
-  if (Object.keys(found).length) return;
+  if (Object.keys(found).length) {
+    refusedSubmits.value++;
+    return;
+  }
   askConfirm({
     message: t("create.confirm"),
     extra: t("create.confirmExtra", {

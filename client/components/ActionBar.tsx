@@ -72,23 +72,24 @@ function MoreMenu(props: { items: MoreAction[] }) {
         ? (
           <ul id={id} className="more-list" aria-label={t("actions.more")}>
             {props.items.map((a) => (
-              <li key={a.key}>
+              <li key={a.key} className="more-entry">
+                {
+                  /* The hint stands beside the button: the button's name is its visible verb
+                    (WCAG 2.5.3), the hint its description. */
+                }
                 <button
                   type="button"
                   className={`more-item${a.danger ? " danger" : ""}`}
                   disabled={a.disabled}
-                  aria-label={a.label}
                   aria-describedby={a.hint ? `${id}-${a.key}` : undefined}
                   onClick={() => {
                     setOpen(false);
                     a.onSelect();
                   }}
                 >
-                  <span className="more-label">{a.label}</span>
-                  {a.hint
-                    ? <span id={`${id}-${a.key}`} className="more-hint">{a.hint}</span>
-                    : null}
+                  {a.label}
                 </button>
+                {a.hint ? <p id={`${id}-${a.key}`} className="more-hint">{a.hint}</p> : null}
               </li>
             ))}
           </ul>

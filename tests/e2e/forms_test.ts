@@ -94,8 +94,28 @@ for (const flavour of FLAVOURS) {
           assert.ok(errors.every((e) => e.under), JSON.stringify(errors));
           await p.waitForFunction(() => document.activeElement?.id === "create-amount");
           // Fixing a field takes its message away.
+          await fill(p, "Amount", "320.5");
+          await p.waitForFunction(() => !document.getElementById("create-amount-error"));
+          // Two frames: whatever the form does after drawing has been done.
+          await p.evaluate(() =>
+            new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))
+          );
+          assert.equal(
+            await p.evaluate(() => document.activeElement?.id),
+            "create-amount",
+            "fixing the amount kept the focus there",
+          );
           await fill(p, "Purpose", "Client visit");
           await p.waitForFunction(() => !document.getElementById("purpose-error"));
+          // Fixing fields never moves the focus: what was typed is where it was typed.
+          assert.deepEqual(
+            await p.evaluate(() => ({
+              focused: document.activeElement?.id,
+              amount: (document.getElementById("create-amount") as HTMLInputElement).value,
+              purpose: (document.getElementById("purpose") as HTMLTextAreaElement).value,
+            })),
+            { focused: "purpose", amount: "320.5", purpose: "Client visit" },
+          );
 
           // Escape closes the panel; the focus goes back to "New request".
           await p.keyboard.press("Escape");

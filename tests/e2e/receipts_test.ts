@@ -205,6 +205,7 @@ for (const flavour of FLAVOURS) {
           assert.equal(await p.$$eval(".side-panel.open .chosen", (l) => l.length), 0);
           await inTopPanel(p, "Open contract.pdf");
           await p.waitForFunction(() => !!document.querySelector(".side-panel.open canvas"));
+          await expectAccessible(p, "document panel with an opened tab");
           await inTopPanel(p, "Close contract.pdf");
           await named(p, "Download contract.pdf");
           await inTopPanel(p, "Back");

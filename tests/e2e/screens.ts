@@ -89,14 +89,18 @@ try {
   await tap(p, "More actions");
   await shot(p, "transaction-more");
   await closeAll(p);
-  await p.locator(
-    ".banners ::-p-aria(Remove: You have transactions that still have no receipts, please provide those first)",
-  )
-    .click().catch(() => {});
+  // The banner's own remove button (its last one), for clear screens after it.
+  await p.evaluate(() =>
+    (document.querySelector(".banners .banner button:last-of-type") as HTMLElement | null)
+      ?.click()
+  );
 
   await mainTab(p, "Requests");
   await openRow(p, ".request-row", "Trade fair");
   await waitInTopPanel(p, "Approved by");
+  await p.evaluate(() =>
+    document.querySelector(".side-panel.open .timeline")?.scrollIntoView({ block: "center" })
+  );
   await shot(p, "request-timeline");
   await closeAll(p);
 

@@ -64,12 +64,18 @@ for (const flavour of FLAVOURS) {
           assert.ok(!(await topPanelText(p)).includes("Cancel request"));
           await inTopPanel(p, "More actions");
           await waitInTopPanel(p, "Cancel request");
-          assert.equal(
-            await p.$eval(
-              ".side-panel.open .more-item[aria-label='Cancel request']",
-              (e) => e.classList.contains("danger"),
+          // In red, with one line saying what it does (its description).
+          assert.deepEqual(
+            await p.$$eval(
+              ".side-panel.open .more-item",
+              (l) =>
+                l.filter((e) => e.textContent === "Cancel request").map((e) => ({
+                  danger: e.classList.contains("danger"),
+                  says: document.getElementById(e.getAttribute("aria-describedby") ?? "")
+                    ?.textContent,
+                })),
             ),
-            true,
+            [{ danger: true, says: "This cannot be undone." }],
           );
           await expectAccessible(p, "request actions menu");
           await inTopPanel(p, "Cancel request");

@@ -247,10 +247,9 @@ export const de: Dictionary = {
   "tx.purpose": "Zweck",
   "tx.receiptDue": "Beleg fällig",
   "tx.receiptOverdue": "Beleg überfällig",
-  "tx.flip": "Umbuchen",
   "tx.listTitle": "Transaktionen",
   "tx.none": "Noch keine Transaktionen mit dieser Karte",
-  "flip.title": "Umbuchen",
+  "flip.title": "Auf andere Ausgabe umbuchen",
   "flip.hint":
     "Bucht diese Transaktion auf eine neue Ausgabe mit diesem Zweck und diesen Codes um.",
   "flip.submit": "Transaktion umbuchen",

@@ -19,6 +19,7 @@ import {
   draft,
   fieldErrors,
   formError,
+  refusedSubmits,
   typesByAccount,
 } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
@@ -42,13 +43,16 @@ export function CreateRequestBody() {
   const opt = (label: string) => t("field.optional", { label });
   const errors = fieldErrors.value;
   const form = useRef<HTMLFormElement>(null);
-  // After a submit with errors (a new object each time): the first field in error.
+  // After each refused submit (not when a message goes as its field is fixed): the first
+  // field in error gets the focus, scrolled into view.
+  const refused = refusedSubmits.value;
   useEffect(() => {
+    if (!refused) return;
     const first = form.current?.querySelector<HTMLElement>("[aria-invalid=true]");
     if (!first) return;
     first.focus({ preventScroll: true });
     first.scrollIntoView({ block: "center" });
-  }, [errors]);
+  }, [refused]);
   const invalid = (field: keyof typeof errors) =>
     errors[field]
       ? { "aria-invalid": true as const, "aria-describedby": `create-${field}-error` }
