@@ -180,11 +180,22 @@ export function maskCard(): void {
 /** spec §2 'copy card info': the number on the clipboard, and a word that says so. */
 export async function copyCardNumber(): Promise<void> {
   const r = revealedCard.value;
+  if (r) await copyText(r.pan, t("card.copied"));
+}
+
+/** The expiry ('MM/YY', as on the card) or the revealed CVC, copied like the number. */
+export async function copyCardField(what: "expiry" | "cvc", expiry?: string): Promise<void> {
+  const r = revealedCard.value;
   if (!r) return;
+  if (what === "cvc") await copyText(r.cvc, t("card.cvcCopied"));
+  else if (expiry) await copyText(expiry, t("card.expiryCopied"));
+}
+
+async function copyText(text: string, done: string): Promise<void> {
   try {
     if (!navigator.clipboard?.writeText) throw new Error("no clipboard");
-    await navigator.clipboard.writeText(r.pan);
-    showNotice(t("card.copied"));
+    await navigator.clipboard.writeText(text);
+    showNotice(done);
   } catch {
     showNotice(t("card.copyUnavailable"));
   }
@@ -229,6 +240,9 @@ export function confirmCardEnd(how: "close" | "cancel"): void {
     message: t(how === "close" ? "card.closeConfirm" : "card.cancelConfirm"),
     extra: t(how === "close" ? "card.closeExtra" : "card.cancelExtra"),
     showNo: true,
+    // The confirm says the action's verb, in red.
+    yesLabel: t(how === "close" ? "card.close" : "card.cancel"),
+    danger: true,
     onYes: () =>
       void busy(async () => {
         progress.value = t(how === "close" ? "card.closing" : "card.cancelling");

@@ -4,7 +4,12 @@ import { ApiError, call } from "../api/http.ts";
 import { locale, t, type TranslationKey } from "../i18n/index.ts";
 import { budgetTotal, generateBudget } from "../lib/budget.ts";
 import { formatMoney, parseAmount } from "../lib/money.ts";
-import { checkCreate, checkEdit, type Violation } from "../lib/request_rules.ts";
+import {
+  checkCreateFields,
+  checkEdit,
+  type CreateField,
+  type Violation,
+} from "../lib/request_rules.ts";
 import {
   accounts,
   detail,
@@ -13,9 +18,12 @@ import {
   type EditDraft,
   editDraft,
   emptyDraft,
+  fieldErrors,
   formError,
+  refusedSubmits,
   typesByAccount,
 } from "../state/requests.ts";
+import { transactionAttention } from "../state/session.ts";
 import { askConfirm, closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import {
@@ -40,12 +48,18 @@ export function currentType() {
 
 // ---- Create request (spec §2, §4, §5) ----
 
-/** spec §8: missing receipts block a new request (error banner) before the form opens. */
+/**
+ * spec §8: missing receipts block a new request (error banner) before the form opens; the
+ * banner offers to add a receipt when transactions need one (spec §5).
+ */
 export async function startCreate(): Promise<void> {
   try {
     const r = await call(api.canCreate);
     if (r.result !== 1) {
-      pushBanner(r.message ?? t("request.cannotRequest"));
+      pushBanner(
+        r.message ?? t("request.cannotRequest"),
+        transactionAttention.value > 0 ? "receipt" : undefined,
+      );
       return;
     }
   } catch (err) {
@@ -53,15 +67,48 @@ export async function startCreate(): Promise<void> {
     if (err instanceof ApiError) return pushBanner(messageOf(err));
   }
   formError.value = null;
+  fieldErrors.value = {};
   draft.value = emptyDraft();
   openSheet({ kind: "create" });
-  await Promise.all([loadAccounts(), loadCurrencies()]);
-  if (!draft.value.accountOid && accounts.value.length) await setAccount(accounts.value[0].oid);
+  typesLoad = (async () => {
+    await Promise.all([loadAccounts(), loadCurrencies()]);
+    if (!draft.value.accountOid && accounts.value.length) {
+      await setAccount(accounts.value[0].oid);
+    }
+  })();
+  await typesLoad;
 }
+
+/** The form's accounts and types being read (the Type selector waits for them). */
+let typesLoad: Promise<void> | null = null;
+
+/**
+ * Resolves once the types of the chosen account are known: a Type tapped while they are
+ * still on their way opens with them, not with "Nothing to choose".
+ */
+export async function typesReady(): Promise<void> {
+  await typesLoad?.catch(() => {});
+}
+
+/** Which field's message an edit answers (it goes once the person changes that field). */
+const FIELD_OF: Partial<Record<keyof Draft, CreateField>> = {
+  typeOid: "type",
+  amountText: "amount",
+  plan: "amount",
+  budgetMode: "amount",
+  purpose: "purpose",
+  url: "url",
+};
 
 function patch(p: Partial<Draft>): void {
   draft.value = { ...draft.value, ...p };
   formError.value = null;
+  const touched = Object.keys(p).map((k) => FIELD_OF[k as keyof Draft]).filter(Boolean);
+  if (touched.some((f) => fieldErrors.value[f!])) {
+    const next = { ...fieldErrors.value };
+    for (const f of touched) delete next[f!];
+    fieldErrors.value = next;
+  }
 }
 
 export async function setAccount(oid: string): Promise<void> {
@@ -76,7 +123,9 @@ export async function setAccount(oid: string): Promise<void> {
     amountText: d.amountText,
   };
   formError.value = null;
-  await loadTypes(oid);
+  const load = loadTypes(oid).then(() => {});
+  typesLoad = load;
+  await load;
 }
 
 /** spec §4: changing type resets cost center, GL code and project. */
@@ -102,20 +151,27 @@ export function draftAmount(d: Draft = draft.value): number | null {
   return d.amountText.trim() ? parseAmount(d.amountText) : null;
 }
 
-/** Submit asks for confirmation (spec §2), then creates and submits (spec §4 submit flow). */
+/**
+ * Submit asks for confirmation (spec §2), then creates and submits (spec §4 submit flow).
+ * spec §5 violations are shown all at once, each under its field.
+ */
 export function submitCreate(): void {
   const d = draft.value;
   const type = currentType();
   const amount = draftAmount(d);
-  const v = checkCreate({
+  const found = checkCreateFields({
     typeOid: d.typeOid,
     amount,
     purpose: d.purpose,
     hasBudget: d.budgetMode && !!d.plan,
     url: d.url,
   }, type);
-  if (v) {
-    formError.value = tv(v);
+  fieldErrors.value = Object.fromEntries(
+    Object.entries(found).map(([f, v]) => [f, tv(v)]),
+  );
+  formError.value = null;
+  if (Object.keys(found).length) {
+    refusedSubmits.value++;
     return;
   }
   askConfirm({

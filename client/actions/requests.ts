@@ -98,6 +98,9 @@ export function confirmCancel(oid: string): void {
     message: t("detail.cancelConfirm"),
     extra: t("detail.cancelExtra"),
     showNo: true,
+    // The confirm says the verb of the action, in red.
+    yesLabel: t("detail.cancel"),
+    danger: true,
     onYes: () =>
       void busy(async () => {
         try {
@@ -115,6 +118,8 @@ export function confirmClose(oid: string): void {
     message: t("detail.closeConfirm"),
     extra: t("detail.closeExtra"),
     showNo: true,
+    yesLabel: t("detail.close"),
+    danger: true,
     onYes: () =>
       void busy(async () => {
         try {

@@ -32,7 +32,7 @@ export async function loadSecure(): Promise<void> {
 
 /**
  * spec §4: the form is saved first. "pin": the server sent a PIN that must be entered;
- * "saved": nothing needed proof; "failed": said in a banner (spec §8 'Something went wrong').
+ * "saved": nothing needed proof; "failed": said in an alert (spec §8 'Something went wrong').
  */
 export async function saveSecure(input: SecureInput): Promise<"pin" | "saved" | "failed"> {
   const r = await busy(async () => {
@@ -41,7 +41,15 @@ export async function saveSecure(input: SecureInput): Promise<"pin" | "saved" | 
       secureSettings.value = a.secure;
       return a.requirePin ? "pin" as const : "saved" as const;
     } catch (err) {
-      pushBanner(messageOf(err));
+      // spec §8 secure update failure: the alert 'Something went wrong' (with why), and the
+      // loading ends (busy() is over when it shows).
+      askConfirm({
+        message: t("common.somethingWrong"),
+        extra: messageOf(err),
+        showNo: false,
+        yesLabel: t("common.ok"),
+        onYes: () => {},
+      });
       return "failed" as const;
     }
   });

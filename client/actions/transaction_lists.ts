@@ -14,7 +14,11 @@ export function showTransactions(rows: TransactionRow[], attention?: number): vo
   const d = txDetail.value;
   if (d) {
     const row = rows.find((r) => r.oid === d.oid);
-    if (row) txDetail.value = { ...d, row };
+    // The open detail follows the list at once: a receipt attached lifts its overdue mark.
+    const tx = d.tx && row
+      ? { ...d.tx, needsAttention: row.needsAttention, nbReceipts: row.nbReceipts }
+      : d.tx;
+    if (row) txDetail.value = { ...d, row, tx };
   }
 }
 

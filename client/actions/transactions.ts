@@ -11,7 +11,7 @@ import {
   transactionRows,
   txDetail,
 } from "../state/transactions.ts";
-import { closeAllSheets, openSheet, progress, showNotice } from "../state/ui.ts";
+import { closeAllSheets, closeSheet, openSheet, progress, showNotice } from "../state/ui.ts";
 import { txReceipts } from "../state/receipts.ts";
 import { busy } from "./busy.ts";
 import { loadReceipts } from "./receipts.ts";
@@ -74,9 +74,17 @@ export function deleteTransactionComment(commentOid: string): Promise<void> {
   return dropComment(txDetail.value?.oid, commentOid, loadTransactionComments);
 }
 
-/** spec §4: a Moved status opens the expense the transaction moved to (its request detail). */
-export async function openMovedTo(expenseOid: string): Promise<void> {
-  await openDetail(expenseOid);
+/**
+ * spec §4: a Moved status links to the transaction it was moved to: that transaction's
+ * detail takes this one's place. Without it (an older record), the expense it moved to.
+ */
+export async function openMovedTo(
+  r: { movedToOid: string | null; movedToExpenseOid: string | null },
+): Promise<void> {
+  if (r.movedToOid) {
+    closeSheet();
+    await openTransaction(r.movedToOid);
+  } else if (r.movedToExpenseOid) await openDetail(r.movedToExpenseOid);
 }
 
 // ---- Flip (spec §2 Flip form, §3 Flip payload, §4 Flip, §5 purpose required) ----

@@ -1,5 +1,6 @@
 import "../i18n/complete.ts"; // the rest of English, with this chunk
 import { useSignals } from "@preact/signals-react/runtime";
+import { useBannerFixes } from "../components/BannerFixes.tsx";
 import { FailedWrites } from "../components/FailedWrites.tsx";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
@@ -13,6 +14,7 @@ export * as passkey from "./passkey_main.ts"; // spec §4 passkey unlock: the pr
  */
 export default function MainArea() {
   useSignals();
+  useBannerFixes();
   return (
     <>
       <FailedWrites />

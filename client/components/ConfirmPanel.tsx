@@ -19,7 +19,7 @@ export function ConfirmPanel() {
             : null}
           <button
             type="button"
-            className="primary"
+            className={req.danger ? "danger-button destructive" : "primary"}
             onClick={async () => {
               close();
               await req.onYes();

@@ -48,7 +48,7 @@ export function DatePicker(props: { value: string; onPick: (isoDay: string) => v
           ›
         </button>
       </div>
-      <div className="date-grid" role="grid" aria-label={title}>
+      <div className="date-grid" role="group" aria-label={title}>
         {weekdays.map((w, i) => (
           <span key={`w${i}`} className="weekday" aria-hidden="true">{w}</span>
         ))}

@@ -10,6 +10,7 @@ import {
   RESET_MS,
   SLIDE_BACK_MS,
 } from "../lib/pull_refresh.ts";
+import { Icon } from "./Icon.tsx";
 
 /**
  * spec §2 pull-to-refresh on the header: a finger that touches `target` while the page is
@@ -114,7 +115,9 @@ export function PullToRefresh(props: {
       <div className="ptr-pill" ref={pill} role="status" aria-live="polite">
         {state === "idle" ? "" : (
           <>
-            <span className="ptr-icon" aria-hidden="true">⟳</span>
+            <span className="ptr-icon" aria-hidden="true">
+              <Icon name="refresh" size={18} />
+            </span>
             {state === "pulling" ? t("main.pullToRefresh") : t("main.refreshing")}
           </>
         )}

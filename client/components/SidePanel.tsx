@@ -5,9 +5,39 @@ import { t } from "../i18n/index.ts";
 /** spec §9: side panels slide in 300 ms. */
 export const SLIDE_MS = 300;
 
+const FOCUSABLE =
+  "a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), " +
+  "textarea:not([disabled]), iframe, [tabindex]:not([tabindex='-1'])";
+
+/**
+ * Keeps Tab and Shift+Tab inside the open panel (WCAG 2.4.3: a modal dialog holds the
+ * focus); a dialog above it (a confirmation) keeps its own.
+ */
+function trapTab(panel: HTMLElement, e: KeyboardEvent): void {
+  const at = document.activeElement as HTMLElement | null;
+  const other = at?.closest("[role=dialog], [role=alertdialog]");
+  if (other && other !== panel) return;
+  const list = [...panel.querySelectorAll<HTMLElement>(FOCUSABLE)].filter((el) =>
+    el.getClientRects().length > 0 && !el.closest("[inert]")
+  );
+  if (!list.length) return void e.preventDefault();
+  const first = list[0];
+  const last = list[list.length - 1];
+  const inside = !!at && panel.contains(at);
+  if (e.shiftKey && (!inside || at === first || at === panel)) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && (!inside || at === last)) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
 /**
  * spec §2 reusable slide-in side panel: title, back button, 300 ms slide. Stays mounted
- * (inert) while it slides out so the animation is seen; Escape closes it.
+ * (inert) while it slides out so the animation is seen; Escape closes it. The top panel
+ * holds the keyboard focus (Tab cycles inside it), and closing gives the focus back to the
+ * control that opened it.
  */
 export function SidePanel(props: {
   open: boolean;
@@ -23,6 +53,17 @@ export function SidePanel(props: {
   const [mounted, setMounted] = useState(props.open);
   const [shown, setShown] = useState(false);
   const ref = useRef<HTMLElement>(null);
+  const opener = useRef<HTMLElement | null>(null);
+  useEffect(() => {
+    if (!props.open) return;
+    const at = document.activeElement;
+    opener.current = at instanceof HTMLElement && at !== document.body ? at : null;
+    return () => {
+      const o = opener.current;
+      // Back to the opener once it can take it (the panel beneath is interactive again).
+      if (o?.isConnected && !o.closest("[inert]")) o.focus({ preventScroll: true });
+    };
+  }, [props.open]);
   useEffect(() => {
     if (props.open) {
       setMounted(true);
@@ -35,7 +76,10 @@ export function SidePanel(props: {
   }, [props.open]);
   useEffect(() => {
     if (!props.open || props.top === false) return;
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && props.onBack();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") props.onBack();
+      else if (e.key === "Tab" && ref.current) trapTab(ref.current, e);
+    };
     addEventListener("keydown", onKey);
     ref.current?.focus();
     return () => removeEventListener("keydown", onKey);

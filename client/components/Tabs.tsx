@@ -20,42 +20,49 @@ export function Tabs<K extends string>(props: {
   onClose?: (k: K) => void;
 }) {
   useSignals();
-  return (
-    <nav
-      className={`tabs${props.small ? " sub-tabs" : ""}`}
+  // The close buttons stand beside the tablist, not in it: a tablist owns only tabs
+  // (WCAG 1.3.1, ARIA required children).
+  const closable = props.onClose
+    ? props.tabs.filter((tab) => tab.closable && tab.key === props.active)
+    : [];
+  const list = (
+    <div
+      className={`tabs${props.small ? " sub-tabs" : ""}${closable.length ? " with-close" : ""}`}
       role="tablist"
       aria-label={props.label}
     >
       {props.tabs.map((tab) => (
-        <span
+        <button
           key={tab.key}
-          className={`tab-slot${tab.closable ? " closable" : ""}`}
-          role="presentation"
+          type="button"
+          role="tab"
+          aria-selected={tab.key === props.active}
+          className={`tab${tab.key === props.active ? " active" : ""}${
+            tab.closable ? " closable" : ""
+          }`}
+          onClick={() => props.onSelect(tab.key)}
         >
-          <button
-            type="button"
-            role="tab"
-            aria-selected={tab.key === props.active}
-            className={`tab${tab.key === props.active ? " active" : ""}`}
-            onClick={() => props.onSelect(tab.key)}
-          >
-            {tab.label}
-            {tab.badge ? <span className="badge" aria-hidden="true">{tab.badge}</span> : null}
-          </button>
-          {tab.closable && props.onClose
-            ? (
-              <button
-                type="button"
-                className="tab-close"
-                aria-label={t("docs.closeTab", { name: tab.label })}
-                onClick={() => props.onClose!(tab.key)}
-              >
-                ×
-              </button>
-            )
-            : null}
-        </span>
+          {tab.label}
+          {tab.badge ? <span className="badge" aria-hidden="true">{tab.badge}</span> : null}
+        </button>
       ))}
-    </nav>
+    </div>
+  );
+  if (!closable.length) return list;
+  return (
+    <div className="tabs-row">
+      {list}
+      {closable.map((tab) => (
+        <button
+          key={tab.key}
+          type="button"
+          className="tab-close"
+          aria-label={t("docs.closeTab", { name: tab.label })}
+          onClick={() => props.onClose!(tab.key)}
+        >
+          ×
+        </button>
+      ))}
+    </div>
   );
 }

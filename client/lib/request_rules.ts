@@ -83,6 +83,40 @@ export function checkCreate(input: CreateInput, type: TypeBounds | null): Violat
   return null;
 }
 
+/** The create form's fields a §5 rule speaks of (each message goes under its field). */
+export type CreateField = "type" | "amount" | "purpose" | "url";
+
+/**
+ * spec §5 create request, every violation at once, each on its field (the form shows them
+ * all, each under its field): the same rules and messages as checkCreate, which gives the
+ * first of them in the form's order.
+ */
+export function checkCreateFields(
+  input: CreateInput,
+  type: TypeBounds | null,
+): Partial<Record<CreateField, Violation>> {
+  const out: Partial<Record<CreateField, Violation>> = {};
+  if (!input.typeOid || !type) out.type = { key: "request.typeRequired" };
+  if (type?.isRecurring && !input.hasBudget) out.amount = { key: "request.budgetRequired" };
+  else if (input.amount === null || input.amount === undefined || Number.isNaN(input.amount)) {
+    out.amount = { key: "request.amountRequired" };
+  } else if (type) {
+    const a = checkAmount(input.amount, type);
+    if (a) out.amount = a;
+  } else if (!isMoney(input.amount) || input.amount <= 0) {
+    out.amount = { key: "request.amountInvalid" };
+  }
+  const purpose = (input.purpose ?? "").trim();
+  if (!purpose) out.purpose = { key: "request.purposeRequired" };
+  else if (purpose.length > MAX_PURPOSE) {
+    out.purpose = { key: "request.purposeTooLong", params: { max: MAX_PURPOSE } };
+  }
+  if (input.url && normaliseVendorUrl(input.url) === null) {
+    out.url = { key: "request.vendorUrlInvalid" };
+  }
+  return out;
+}
+
 /** spec §5 edit request: purpose, and project, GL and cost center must be set. */
 export function checkEdit(input: {
   purpose?: string | null;

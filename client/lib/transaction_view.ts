@@ -52,31 +52,41 @@ function amountTexts(amount: number, currency: string): string[] {
   return [String(a), a.toFixed(minorDigits(currency))];
 }
 
+type Searchable = Pick<
+  TransactionRow,
+  | "merchantname"
+  | "originalPurpose"
+  | "monetaryAmount"
+  | "pricingCurrency"
+  | "displayMonetaryAmount"
+  | "originalCurrency"
+>;
+
+/**
+ * How well a transaction answers a search: 2 when its own fields (the merchant, the amount
+ * in either currency) contain what was typed, 1 when only its card's purpose does, 0 when
+ * nothing does; case and accents do not matter. An empty search: 2 for every one.
+ */
+export function searchScore(r: Searchable, query: string): 0 | 1 | 2 {
+  const q = fold(query.trim());
+  if (!q) return 2;
+  if (fold(r.merchantname).includes(q)) return 2;
+  const n = amountQuery(q);
+  if (
+    n !== null && [
+      ...amountTexts(r.monetaryAmount, r.pricingCurrency),
+      ...amountTexts(r.displayMonetaryAmount, r.originalCurrency),
+    ].some((text) => text.includes(n))
+  ) return 2;
+  return fold(r.originalPurpose).includes(q) ? 1 : 0;
+}
+
 /**
  * spec §2 search box: the merchant, the purpose or the amount (either currency) contains
  * what was typed; case and accents do not matter. An empty search matches everything.
  */
-export function matchesSearch(
-  r: Pick<
-    TransactionRow,
-    | "merchantname"
-    | "originalPurpose"
-    | "monetaryAmount"
-    | "pricingCurrency"
-    | "displayMonetaryAmount"
-    | "originalCurrency"
-  >,
-  query: string,
-): boolean {
-  const q = fold(query.trim());
-  if (!q) return true;
-  if (fold(r.merchantname).includes(q) || fold(r.originalPurpose).includes(q)) return true;
-  const n = amountQuery(q);
-  if (n === null) return false;
-  return [
-    ...amountTexts(r.monetaryAmount, r.pricingCurrency),
-    ...amountTexts(r.displayMonetaryAmount, r.originalCurrency),
-  ].some((text) => text.includes(n));
+export function matchesSearch(r: Searchable, query: string): boolean {
+  return searchScore(r, query) > 0;
 }
 
 /** spec §2: Moved transactions are hidden. */
@@ -90,7 +100,10 @@ export interface TxSection<R> {
 
 /**
  * The tab's body: shown rows that match the search, newest first, in their groups (empty
- * groups left out). One pass over the rows, one sort: 5,000 rows stay well under a frame.
+ * groups left out). When some rows match by their own fields (merchant, amount), only those
+ * are shown: "hotel" finds the hotel, not every purchase of a card whose purpose names a
+ * hotel; the purpose is searched when nothing else matches. One pass over the rows, one
+ * sort: 5,000 rows stay well under a frame.
  */
 export function groupTransactions<R extends TransactionRow>(
   rows: readonly R[],
@@ -103,13 +116,23 @@ export function groupTransactions<R extends TransactionRow>(
     lastWeek: [],
     older: [],
   };
-  for (const row of rows) {
-    if (!isShown(row) || !matchesSearch(row, query)) continue;
+  // Purpose-only matches wait aside, used only when no row matches by its own fields.
+  const byPurpose: R[] = [];
+  const put = (row: R) =>
     buckets[txGroup(row.transactionCreateDate, now)].push({
       at: Date.parse(row.transactionCreateDate) || 0,
       row,
     });
+  let own = 0;
+  for (const row of rows) {
+    if (!isShown(row)) continue;
+    const score = searchScore(row, query);
+    if (score === 2) {
+      own++;
+      put(row);
+    } else if (score === 1) byPurpose.push(row);
   }
+  if (!own) byPurpose.forEach(put);
   return TX_GROUPS.filter((g) => buckets[g].length).map((group) => ({
     group,
     rows: buckets[group].sort((a, b) => b.at - a.at).map((x) => x.row),
@@ -145,3 +168,11 @@ function formatOriginal(amount: number, currency: string, locale: string): strin
 /** spec §2 receipt-count indicator: shown when receipts exist. */
 export const showsReceipts = (r: Pick<TransactionRow, "nbReceipts" | "transactionStatus">) =>
   r.nbReceipts > 0 && r.transactionStatus !== TX_STATUS.refused;
+
+/** spec §5: the transaction whose receipt has been overdue longest (the block's first fix). */
+export function firstOverdue<R extends Pick<TransactionRow, "needsAttention" | "receiptDueDate">>(
+  rows: readonly R[],
+): R | null {
+  const due = (r: R) => Date.parse(r.receiptDueDate ?? "") || 0;
+  return rows.filter((r) => r.needsAttention).sort((a, b) => due(a) - due(b))[0] ?? null;
+}

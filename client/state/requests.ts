@@ -125,6 +125,15 @@ export const emptyDraft = (currency = "EUR"): Draft => ({
 export const draft = signal<Draft>(emptyDraft());
 /** The message under the form: a §5 violation or the server's answer. */
 export const formError = signal<string | null>(null);
+/** The create form's §5 violations, each shown under its field (all at once). */
+/**
+ * Counts the submits that found violations: the form focuses the first field in error after
+ * each of them — and only then, never while the person is fixing a field.
+ */
+export const refusedSubmits = signal(0);
+export const fieldErrors = signal<Partial<Record<"type" | "amount" | "purpose" | "url", string>>>(
+  {},
+);
 
 /** spec §2 edit request. */
 export interface EditDraft {

@@ -1,16 +1,28 @@
+import type { ReactNode } from "react";
 import { signal } from "@preact/signals-react";
 
 /** spec §2: error banners, a list of messages each with a remove button. */
 export interface Banner {
   id: number;
   message: string;
+  /**
+   * What the banner offers to fix it: "receipt" (spec §5 block: transactions with no
+   * receipt) opens the first transaction concerned, and the banner goes when none is left.
+   */
+  fix?: "receipt";
 }
 export const banners = signal<Banner[]>([]);
 let nextBanner = 1;
 
-export function pushBanner(message: string): void {
+/**
+ * Draws a banner's fix (its button); set by the main screen's chunk, which holds the screens
+ * a fix opens, so the shell's first load does not carry them.
+ */
+export const bannerFix = signal<((fix: NonNullable<Banner["fix"]>) => ReactNode) | null>(null);
+
+export function pushBanner(message: string, fix?: Banner["fix"]): void {
   if (banners.value.some((b) => b.message === message)) return;
-  banners.value = [...banners.value, { id: nextBanner++, message }];
+  banners.value = [...banners.value, { id: nextBanner++, message, ...(fix ? { fix } : {}) }];
 }
 /** Removes the banners showing any of these messages (they no longer hold). */
 export function dropBanners(messages: string[]): void {
@@ -47,8 +59,10 @@ export interface ConfirmRequest {
   message: string;
   extra?: string;
   showNo: boolean;
-  /** The label of the Yes button when it is an acknowledgement ('OK'). */
+  /** The label of the Yes button: an acknowledgement ('OK') or the action's verb. */
   yesLabel?: string;
+  /** A destructive action: its button (labelled with the verb) is red. */
+  danger?: boolean;
   onYes: () => void | Promise<void>;
 }
 /** spec §2 confirm panel: message, extra text, optional No, Yes. */

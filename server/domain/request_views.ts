@@ -8,6 +8,7 @@ import { notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
+import type { PollLevelRecord } from "../store/approvals.ts";
 import type { User } from "../store/users.ts";
 import { requestFlags } from "./request_flags.ts";
 import { policyLevels } from "./workflow.ts";
@@ -63,9 +64,15 @@ export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
   return rows;
 }
 
-/** Who approves a request: its current approval's teams and their members (spec §3). */
+/**
+ * Who approves a request: its current approval's teams and their members (spec §3), with
+ * each level's state and the decisions taken on it (who, what, when) — the request's
+ * approval timeline. A vote counts for the teams its voter belongs to; one cast through
+ * delegation (the voter in none of the level's teams) shows on the level's first team.
+ */
 export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<ApprovalTeam[]> {
-  let levels: { level: number; teamOids: string[] }[] = [];
+  let levels: { level: number; teamOids: string[]; statusCode?: PollLevelRecord["statusCode"] }[] =
+    [];
   const a = r.approvalOid ? (await deps.store.approvals.get(r.approvalOid)).value : null;
   if (a) levels = a.levels;
   else {
@@ -73,22 +80,42 @@ export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<Appro
     if (type) levels = policyLevels(type, r.amount);
   }
   const users = await deps.store.users.all();
+  const byOid = new Map(users.map((u) => [u.oid, u]));
   const out: ApprovalTeam[] = [];
   for (const l of levels) {
-    for (const teamOid of l.teamOids) {
-      const team = await deps.store.org.team(teamOid);
-      if (!team) continue;
+    const votes = a ? a.votes.filter((v) => v.level === l.level) : [];
+    l.teamOids.forEach((teamOid, i) => {
       out.push({
         teamOid,
-        teamName: team.teamName,
+        teamName: "",
         level: l.level,
         teamUsers: users
           .filter((u) => u.isApprover && u.teams.includes(teamOid))
           .map((u) => ({ fname: u.fname, lname: u.lname })),
+        levelStatus: a ? l.statusCode ?? null : null,
+        decisions: votes.filter((v) => {
+          const teams = byOid.get(v.userOid)?.teams ?? [];
+          return teams.includes(teamOid) ||
+            (i === 0 && !l.teamOids.some((t) => teams.includes(t)));
+        }).map((v) => {
+          const u = byOid.get(v.userOid);
+          return {
+            name: u ? `${u.fname} ${u.lname}`.trim() : "",
+            statusCode: v.statusCode,
+            at: new Date(v.createdAt).toISOString(),
+            delegated: v.isDelegated,
+          };
+        }),
       });
-    }
+    });
   }
-  return out;
+  // Team names read after (one lookup a team); teams removed since are left out.
+  const named: ApprovalTeam[] = [];
+  for (const x of out) {
+    const team = await deps.store.org.team(x.teamOid);
+    if (team) named.push({ ...x, teamName: team.teamName });
+  }
+  return named;
 }
 
 /** spec §3 subType of a request or approval (empty values if the type was removed). */

@@ -31,6 +31,7 @@ import {
   topPanelText,
   waitInTopPanel,
 } from "./panels.ts";
+import { expectAccessible } from "./a11y.ts";
 
 const GREEN = "#1f7a4d";
 const SLATE = "#2f3e4e";
@@ -117,7 +118,7 @@ for (const flavour of FLAVOURS) {
           await submitRequests(emp);
           assert.deepEqual(await themeOf(emp), { meta: SLATE, mode: "request" });
           await click(emp, "Open menu");
-          await waitText(emp, "Log out");
+          await waitText(emp, "Lock");
           assert.doesNotMatch(await bodyText(emp), /Switch to approval mode/);
           await click(emp, "Back");
         });
@@ -129,6 +130,7 @@ for (const flavour of FLAVOURS) {
           await waitText(fin, "Client visit in Lyon");
           await waitText(fin, "Laptop for new hire");
           assert.equal((await rowTexts(fin)).length, 2);
+          await expectAccessible(fin, "approvals (approval mode)");
           // In a browser tab, the app-mode hint with iOS instructions (spec §2).
           await waitText(fin, "Approve faster: add QCard to your home screen");
           await click(fin, "How?");
@@ -147,6 +149,7 @@ for (const flavour of FLAVOURS) {
           await openRow(fin, "Client visit in Lyon");
           await waitInTopPanel(fin, "Approval AP000001.1");
           await waitInTopPanel(fin, "Level 2: Management approval");
+          await expectAccessible(fin, "approval detail");
           const d = await topPanelText(fin);
           for (
             const s of [

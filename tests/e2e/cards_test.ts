@@ -27,6 +27,7 @@ import {
   topPanelText,
   waitInTopPanel,
 } from "./panels.ts";
+import { expectAccessible } from "./a11y.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { luhnValid } from "../../server/issuer/pan.ts";
 import { assertNoCardData, badge, cvcMentions, face, luhnNumbers, pageData } from "./card_scan.ts";
@@ -134,7 +135,9 @@ for (const flavour of FLAVOURS) {
           await openRow(p, "Client visit in Lyon");
           await waitInTopPanel(p, "Request R000001");
           await waitInTopPanel(p, "Generate card");
-          assert.ok((await panelButtons(p)).includes("Set 3D secure"));
+          await inTopPanel(p, "More actions");
+          assert.ok((await panelButtons(p)).includes("Set up 3-D Secure"));
+          await inTopPanel(p, "More actions");
 
           // Generate card: 3-D Secure is not defined, so its panel opens first (spec §6).
           await inTopPanel(p, "Generate card");
@@ -152,6 +155,18 @@ for (const flavour of FLAVOURS) {
             (e) => (e as HTMLInputElement).type,
           );
           assert.equal(pwType, "password");
+          // spec §8: a failed save is the alert 'Something went wrong' and the loading ends.
+          await p.setOfflineMode(true);
+          await inTopPanel(p, "Save");
+          await p.locator(".confirm ::-p-aria(OK)").wait();
+          assert.match(
+            await p.$eval(".confirm", (e) => (e as HTMLElement).innerText),
+            /^Something went wrong/,
+          );
+          await p.locator(".confirm ::-p-aria(OK)").click();
+          await p.setOfflineMode(false);
+          await p.waitForFunction(() => !document.querySelector(".confirm"));
+          assert.equal(await isDisabled(p, "Save"), false, "the loading ended");
           await inTopPanel(p, "Save");
           await waitInTopPanel(p, "We sent you a 4-digit PIN");
           assert.equal(await isDisabled(p, "Save"), true, "Save while the PIN is empty");
@@ -227,10 +242,12 @@ for (const flavour of FLAVOURS) {
           );
           await waitText(p, "Client visit in Lyon");
           await shot(p, `${flavour}-wallet`);
+          await expectAccessible(p, "wallet");
 
           // Reveal: number and CVC for 30 s with a visible countdown, then masked again.
           await openRow(p, "Client visit in Lyon");
           await waitInTopPanel(p, "Show card details");
+          await expectAccessible(p, "card detail");
           await inTopPanel(p, "Show card details");
           await p.waitForFunction(() =>
             /\d{4} \d{4}/.test(
@@ -266,6 +283,13 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Copy number");
           await waitText(p, "Card number copied");
           assert.equal(await p.evaluate(() => navigator.clipboard.readText()), pan);
+          // The CVC and the expiry can be copied too.
+          await inTopPanel(p, "Copy CVC");
+          await waitText(p, "CVC copied");
+          assert.equal(await p.evaluate(() => navigator.clipboard.readText()), cvc);
+          await inTopPanel(p, "Copy expiry");
+          await waitText(p, "Expiry date copied");
+          assert.match(await p.evaluate(() => navigator.clipboard.readText()), /^\d\d\/\d\d$/);
           await p.evaluate(() => navigator.clipboard.writeText(""));
           await p.waitForFunction(
             () =>
@@ -290,7 +314,7 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Freeze");
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
-              "Blocked"
+              "Frozen"
           );
           await waitText(p, "Card frozen");
           assert.deepEqual(
@@ -324,7 +348,9 @@ for (const flavour of FLAVOURS) {
 
           // Close the card (its request is closed): Closed, no actions, listed under Closed.
           await inTopPanel(p, "Close card");
-          await confirmYes(p, "Close this card?");
+          // The confirm's button says the verb.
+          await waitText(p, "Close this card?");
+          await p.locator(".confirm ::-p-aria(Close card)").click();
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
               "Closed"
@@ -336,6 +362,8 @@ for (const flavour of FLAVOURS) {
             [],
           );
           assert.equal((await face(p)).cvc, null, "no CVC slot on a closed card");
+          // Nothing "available" on a closed card.
+          assert.ok(!(await topPanelText(p)).includes("Available"));
           await shot(p, `${flavour}-card-closed`);
           await inTopPanel(p, "Back");
           await panelsClosed(p);
@@ -358,7 +386,8 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "Card R000002");
           assert.equal(await openPanels(p), 2, "no 3-D Secure detour");
           await inTopPanel(p, "Cancel card");
-          await confirmYes(p, "Cancel this card?");
+          await waitText(p, "Cancel this card?");
+          await p.locator(".confirm ::-p-aria(Cancel card)").click();
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
               "Closed"
@@ -371,9 +400,9 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Back");
           await panelsClosed(p);
 
-          // Main menu → 3D secure settings: the stored password is a placeholder, shown 10 s.
+          // Main menu → 3-D Secure settings: the stored password is a placeholder, shown 10 s.
           await click(p, "Open menu");
-          await click(p, "3D secure settings");
+          await click(p, "3-D Secure settings");
           await waitInTopPanel(p, "Show password");
           assert.equal(
             await p.$eval(

@@ -171,7 +171,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Add a comment", "Shared with Adam");
           await tap(p, "Send");
           await waitInTopPanel(p, "Shared with Adam");
-          const input = await fileInput(p, "Attach receipt");
+          const input = await fileInput(p, "Add receipt");
           await input.uploadFile(photo);
           await p.waitForFunction(() => {
             const panels = document.querySelectorAll(".side-panel.open");

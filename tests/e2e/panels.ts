@@ -55,7 +55,7 @@ export async function settled(page: Page): Promise<void> {
 
 /**
  * The control named `name` in the top panel: a button or link by its aria-label or text, a
- * field by its label (or aria-label). Searched in the DOM: Chromium's accessibility tree
+ * field by its label (or aria-label), a field selector row by its label. Searched in the DOM: Chromium's accessibility tree
  * lags behind a panel that has just closed over another (aria-modal).
  */
 export async function named(page: Page, name: string) {
@@ -70,6 +70,11 @@ export async function named(page: Page, name: string) {
       );
       const field = label?.querySelector("input, textarea");
       if (field) return field;
+      // A field selector row is named by its label and its value: found by its label.
+      const row = [...root.querySelectorAll(".field-button")].find((b) =>
+        b.querySelector(".field-label")?.textContent?.trim() === n
+      );
+      if (row) return row;
       return [...root.querySelectorAll("button, a, input, textarea, [role=option]")].find((e) =>
         (e.getAttribute("aria-label") ?? (e as HTMLElement).innerText?.trim()) === n
       ) ?? null;
@@ -83,12 +88,16 @@ export async function named(page: Page, name: string) {
 /**
  * Taps a control of the top panel by its accessible name. A handle found while the panel
  * re-renders (a list reloaded after an upload) may be replaced before the tap lands: then it
- * has no box ("not clickable") or is detached, and the control is looked up again.
+ * has no box ("not clickable") or is detached, and the control is looked up again. The
+ * control is scrolled to the middle first, out from under the sticky action bar.
  */
 export async function inTopPanel(page: Page, name: string): Promise<void> {
   for (let round = 1;; round++) {
     try {
-      await (await named(page, name)).click();
+      const el = await named(page, name);
+      // Centred first: a sticky action bar at the panel's foot must not take the tap.
+      await el.evaluate((e) => e.scrollIntoView({ block: "center" }));
+      await el.click();
       return;
     } catch (err) {
       const replaced = /not clickable|detached|not an Element/i.test(String(err));

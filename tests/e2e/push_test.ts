@@ -288,7 +288,7 @@ for (const flavour of FLAVOURS) {
           const before = stored.at;
           await closeAll(p);
           await click(p, "Open menu");
-          await click(p, "Log out");
+          await click(p, "Lock");
           await waitText(p, "Enter your PIN");
           await tapDigits(p, PIN);
           await waitFor("a renewed registration", async () => (await device()).push!.at > before);

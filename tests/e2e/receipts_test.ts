@@ -24,6 +24,7 @@ import {
 } from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { makePdf, makePng } from "../fixtures/files.ts";
+import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 import type { OrgMeta } from "../../server/store/org.ts";
 
 const EMPLOYEE = "employee@demo.example";
@@ -138,7 +139,7 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "Receipts (0)");
 
           // Unsupported type: the spec's alert followed by the allowed list; input cleared.
-          let input = await fileInput(p, "Attach receipt");
+          let input = await fileInput(p, "Add receipt");
           await input.uploadFile(txt);
           await waitText(p, "This file type is not supported. Allowed: pdf, jpg, jpeg, png");
           await p.locator(".confirm ::-p-aria(OK)").click();
@@ -158,7 +159,7 @@ for (const flavour of FLAVOURS) {
           await reached100(p);
 
           // A PDF: its first page drawn by pdf.js (not blank).
-          input = await fileInput(p, "Attach receipt");
+          input = await fileInput(p, "Add receipt");
           await watchProgress(p);
           await input.uploadFile(pdf);
           await waitInTopPanel(p, "Receipts (2)");
@@ -204,6 +205,7 @@ for (const flavour of FLAVOURS) {
           assert.equal(await p.$$eval(".side-panel.open .chosen", (l) => l.length), 0);
           await inTopPanel(p, "Open contract.pdf");
           await p.waitForFunction(() => !!document.querySelector(".side-panel.open canvas"));
+          await expectAccessible(p, "document panel with an opened tab");
           await inTopPanel(p, "Close contract.pdf");
           await named(p, "Download contract.pdf");
           await inTopPanel(p, "Back");
@@ -224,6 +226,8 @@ for (const flavour of FLAVOURS) {
               return { value: i.value, readOnly: i.readOnly, max: i.maxLength };
             });
           assert.deepEqual(await amount(1), { value: "20.00", readOnly: true, max: 6 });
+          await expectNoSideScroll(p, "VAT panel (advanced)");
+          await expectAccessible(p, "VAT panel (advanced)");
           await p.select(".side-panel.open #vat-country", "DE");
           assert.equal((await amount(1)).value, "");
           assert.equal(
@@ -252,9 +256,20 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "VAT lines: 2 · Reviewed");
           // Reviewed: read-only, no attaching any more.
           assert.equal(
-            await p.$$eval(".side-panel.open .attach-row", (l) => l.length),
+            await p.$$eval(".side-panel.open .action-bar input[type=file]", (l) => l.length),
             0,
           );
+          // Read-only VAT: the fields shown, no OK.
+          await inTopPanel(p, "VAT lines: 2 · Reviewed");
+          await p.waitForSelector(".side-panel.open .vat-form");
+          await waitInTopPanel(p, "can no longer be changed");
+          assert.equal(
+            await p.$$eval(".side-panel.open .vat-form button[type=submit]", (l) => l.length),
+            0,
+          );
+          await expectNoSideScroll(p, "VAT panel (read-only)");
+          await inTopPanel(p, "Back");
+          await panelsClosed(p, 1);
           await closeAll(p);
 
           // The other purchase still blocks; attaching its receipt lifts the block at once.
@@ -268,7 +283,7 @@ for (const flavour of FLAVOURS) {
           await mainTab(p, "Transactions");
           await openTx(p, "Cafe Simple");
           await waitInTopPanel(p, "Receipts (0)");
-          input = await fileInput(p, "Attach receipt");
+          input = await fileInput(p, "Add receipt");
           await input.uploadFile(png);
           await waitInTopPanel(p, "Receipts (1)");
           // VAT, simple form: the flag, then OK with the required type.

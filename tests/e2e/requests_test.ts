@@ -10,6 +10,7 @@ import {
   waitText,
 } from "./harness.ts";
 import { confirmYes, fill, inTopPanel, opts, panelsClosed, pick, rowTexts, tap } from "./panels.ts";
+import { expectAccessible } from "./a11y.ts";
 
 /** Waits until the Requests tab lists `n` rows (it is read again after each write). */
 async function waitRows(p: Page, n: number): Promise<void> {
@@ -52,6 +53,7 @@ for (const flavour of FLAVOURS) {
           // The list is read again after the notice (a write, then a read): wait for the row.
           await waitRows(p, 1);
           assert.match((await rowTexts(p))[0], /Sales[\s\S]*Client visit in Lyon[\s\S]*320\.50 €/);
+          await expectAccessible(p, "requests");
 
           // Monthly budget request on a recurring type: the amount comes from the budget.
           await tap(p, "New request");
@@ -65,6 +67,8 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
           await tap(p, "Monthly");
           await tap(p, "Start date");
+          await p.waitForSelector(".side-panel.open .date-grid");
+          await expectAccessible(p, "date picker");
           // Go to the next January and pick the 31st: months end on the 28th, 31st, 30th.
           const month = new Date().getUTCMonth();
           for (let i = 0; i < (12 - month) % 12; i++) await tap(p, "Next month");
@@ -93,7 +97,13 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
           await inTopPanel(p, "Travel");
           await inTopPanel(p, "OK");
-          await waitText(p, "1 selected");
+          // The row names what is chosen.
+          await p.waitForFunction(() =>
+            [...document.querySelectorAll(".side-panel.open .field-button")].some((b) =>
+              b.querySelector(".field-label")?.textContent === "Type" &&
+              b.querySelector(".field-value")?.textContent === "Travel"
+            )
+          );
           await panelsClosed(p, 1);
           await tap(p, "Apply");
           await panelsClosed(p);
@@ -106,6 +116,7 @@ for (const flavour of FLAVOURS) {
           await p.locator(".request-row").click();
           await waitText(p, "Request R000001");
           await waitText(p, "Level 2: Management");
+          await expectAccessible(p, "request detail");
           assert.equal(
             await p.$eval(
               ".request-detail a",
@@ -125,6 +136,7 @@ for (const flavour of FLAVOURS) {
           assert.match(await bodyText(p), /Hotel booked/);
 
           // Edit: project required, then a purpose change saves directly.
+          await tap(p, "More actions");
           await tap(p, "Edit");
           await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
           await fill(p, "Purpose", "Client visit in Lyon and Grenoble");
@@ -136,6 +148,7 @@ for (const flavour of FLAVOURS) {
           await panelsClosed(p, 1);
           await waitText(p, "Client visit in Lyon and Grenoble");
           // A new cost center needs a new approval: asked, then reissued.
+          await tap(p, "More actions");
           await tap(p, "Edit");
           await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
           await pick(p, "Cost center", "IT");
@@ -148,8 +161,11 @@ for (const flavour of FLAVOURS) {
           );
 
           // Cancel, with confirmation.
+          await tap(p, "More actions");
           await tap(p, "Cancel request");
-          await confirmYes(p, "Cancel this request?");
+          // The confirm's button says the verb.
+          await waitText(p, "Cancel this request?");
+          await p.locator(".confirm ::-p-aria(Cancel request)").click();
           await p.waitForFunction(() =>
             document.querySelector(".detail-head .status")?.textContent === "Cancelled"
           );

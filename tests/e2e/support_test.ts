@@ -107,7 +107,7 @@ for (const flavour of FLAVOURS) {
 
           // The PIN pad's FAQ link names the same page (logged out, in German too).
           await click(p, "Menü öffnen");
-          await click(p, "Abmelden");
+          await click(p, "Sperren");
           await waitText(p, "Geben Sie Ihre PIN ein");
           const faq = await p.$eval(
             ".pad-help a",

@@ -5,7 +5,7 @@
  * foreign one its merchant's amount; search finds a merchant; the card detail lists its
  * transactions and its available amount follows the purchases; flip (purpose required)
  * lands on the new expense '<id>-0001'; the moved original is hidden from the tab and its
- * Moved link opens the expense it went to; a receipt overdue (the clock 8 days on) blocks
+ * Moved link opens the transaction it went to (spec §4); a receipt overdue (the clock 8 days on) blocks
  * creating a request with the spec's message; offline, they show from the encrypted cache.
  */
 import assert from "node:assert/strict";
@@ -20,8 +20,10 @@ import {
   opts,
   settled,
   tap,
+  topPanelText,
   waitInTopPanel,
 } from "./panels.ts";
+import { expectAccessible } from "./a11y.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { formatMoney } from "../../client/lib/money.ts";
 
@@ -123,6 +125,7 @@ for (const flavour of FLAVOURS) {
           assert.match(casino, /\bMCC\b/);
           // The merchant's amount beside the card's when the currencies differ.
           assert.ok(today.find((r) => r.includes("Yellow Cab"))!.includes("100.00 $"));
+          await expectAccessible(p, "transactions");
 
           // Search: a merchant, case and accents aside; then everything again.
           const search = await p.$("input[aria-label='Search transactions']");
@@ -146,13 +149,18 @@ for (const flavour of FLAVOURS) {
           );
           assert.ok(refusedText.includes(refused.refusedReason!.slice(0, 130)), refusedText);
           assert.ok(!/Receipt|VAT/.test(refusedText), "no receipt or VAT for a refused one");
-          assert.ok(!refusedText.includes("Flip"));
+          // No action on a refused one: no flip ("Move to another expense"), no receipt.
+          assert.equal(
+            await p.$$eval(".side-panel.open .tx-detail .action-bar", (l) => l.length),
+            0,
+          );
           await closeAll(p);
 
           // Flip: purpose required, then the new expense '<id>-0001' opens.
           await openRow(p, "Boulangerie Paul");
           await waitInTopPanel(p, card.id);
           await waitInTopPanel(p, "Merchant city");
+          await expectAccessible(p, "transaction detail");
           // Comments on a transaction: add two, delete one.
           await fill(p, "Add a comment", "Breakfast with the Lyon team");
           await tap(p, "Send");
@@ -164,7 +172,8 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() =>
             !document.querySelector(".side-panel.open .tx-detail")?.textContent?.includes("Typo")
           );
-          await inTopPanel(p, "Flip");
+          await inTopPanel(p, "More actions");
+          await inTopPanel(p, "Move to another expense");
           await waitInTopPanel(p, "Flip transaction");
           await inTopPanel(p, "Flip transaction");
           await waitInTopPanel(p, "Please enter a purpose");
@@ -172,7 +181,6 @@ for (const flavour of FLAVOURS) {
           await purpose.type("Team breakfast");
           await inTopPanel(p, "Flip transaction");
           await waitInTopPanel(p, `Request ${card.id}-0001`);
-          await waitInTopPanel(p, "Team breakfast");
           await waitInTopPanel(p, "Boulangerie Paul");
           assert.equal(await p.$$eval(".side-panel.open", (l) => l.length), 1);
           await closeAll(p);
@@ -189,7 +197,7 @@ for (const flavour of FLAVOURS) {
           assert.ok(!rows[0].includes("Moved"));
 
           // The card detail lists its transactions (the moved original too) and the
-          // available amount follows the purchases; the Moved link opens the new expense.
+          // available amount follows the purchases.
           await mainTab(p, "Wallet");
           await openRow(p, card.id);
           await waitInTopPanel(p, "Available");
@@ -197,8 +205,16 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "Moved");
           await openRow(p, "Moved", ".tx-row");
           await waitInTopPanel(p, "Merchant city");
-          await inTopPanel(p, "Moved: open the expense");
-          await waitInTopPanel(p, `Request ${card.id}-0001`);
+          // spec §4: the Moved status links to the transaction it was moved to.
+          await inTopPanel(p, "Moved: open the transaction it moved to");
+          // The top panel becomes the copy's detail: same merchant, not Moved.
+          await p.waitForFunction(() => {
+            const l = document.querySelectorAll(".side-panel.open");
+            const top = l[l.length - 1] as HTMLElement | undefined;
+            const status = top?.querySelector(".tx-detail .detail-head .tx-status")?.textContent;
+            return !!status && status !== "Moved" && top!.innerText.includes("Boulangerie Paul");
+          });
+          assert.ok(!(await topPanelText(p)).includes("Moved:"), "the copy, not the original");
           await closeAll(p);
 
           // The flipped expense under Wallet → Closed is shown as what it is: no card, and it

@@ -9,6 +9,7 @@ import type { ApprovalTeam, Comment, ExpenseRequest } from "../../client/api/con
 import { en } from "../../client/i18n/locales/en.ts";
 import { fr } from "../../client/i18n/locales/fr.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
+import { decide } from "../../server/domain/approvals.ts";
 import { transactionRecord } from "./transaction_records.ts";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login, loginFrench, type Res } from "./api.ts";
@@ -122,18 +123,25 @@ const byName = (a: { fname: string; lname: string }, b: { fname: string; lname: 
 const sortUsers = (teams: ApprovalTeam[]) =>
   teams.map((t) => ({ ...t, teamUsers: [...t.teamUsers].sort(byName) }));
 
+/** Before submission: who each level will ask (no level state, no decisions yet). */
 const FINANCE: ApprovalTeam = {
   teamOid: "team-finance",
   teamName: "Finance",
   level: 1,
   teamUsers: [{ fname: "Adam", lname: "Fischer" }],
+  levelStatus: null,
+  decisions: [],
 };
 const MANAGEMENT: ApprovalTeam = {
   teamOid: "team-management",
   teamName: "Management",
   level: 2,
   teamUsers: [{ fname: "David", lname: "Moreau" }, { fname: "Maria", lname: "Jansen" }],
+  levelStatus: null,
+  decisions: [],
 };
+/** A team on a submitted request, its level in state `levelStatus`. */
+const at = (t: ApprovalTeam, levelStatus: ApprovalTeam["levelStatus"]) => ({ ...t, levelStatus });
 
 async function putTransaction(
   api: TestApi,
@@ -937,7 +945,7 @@ Deno.test(
     assert.equal(s.canCancel, true);
     assert.equal(s.canClose, false);
     assert.equal(s.needsAttention, false);
-    assert.deepEqual(sortUsers(s.approvals), [FINANCE]);
+    assert.deepEqual(sortUsers(s.approvals), [at(FINANCE, "open")]);
     assert.equal((await entity(api, h, x.oid)).statusCode, "requested");
 
     const aps = await api.deps.store.approvals.byRequest(x.oid);
@@ -964,7 +972,7 @@ Deno.test(
     });
     const ap = await get(api, h, `pwaapprovals?oid=${x.oid}`);
     assertOk(ap);
-    assert.deepEqual(sortUsers(ap.json.approvals as ApprovalTeam[]), [FINANCE]);
+    assert.deepEqual(sortUsers(ap.json.approvals as ApprovalTeam[]), [at(FINANCE, "open")]);
   }),
 );
 
@@ -985,8 +993,29 @@ Deno.test(
     assert.equal(typeof a.levels[0].openedAt, "number");
     const ap = await get(api, h, `pwaapprovals?oid=${x.oid}&archive=0`);
     assertOk(ap);
-    assert.deepEqual(sortUsers(ap.json.approvals as ApprovalTeam[]), [FINANCE, MANAGEMENT]);
-    assert.deepEqual(sortUsers((await entity(api, h, x.oid)).approvals), [FINANCE, MANAGEMENT]);
+    const submitted = [at(FINANCE, "open"), at(MANAGEMENT, "pending")];
+    assert.deepEqual(sortUsers(ap.json.approvals as ApprovalTeam[]), submitted);
+    assert.deepEqual(sortUsers((await entity(api, h, x.oid)).approvals), submitted);
+
+    // The timeline: Finance's decision (who, what, when), then Management open.
+    const fin = (await api.deps.store.users.byEmail(DEMO.approver))!;
+    const before = api.deps.now();
+    await decide(api.deps, fin, a.oid, "approved");
+    const done = api.deps.now();
+    const after = sortUsers((await entity(api, h, x.oid)).approvals);
+    assert.deepEqual(after.map((t) => [t.teamName, t.levelStatus]), [
+      ["Finance", "approved"],
+      ["Management", "open"],
+    ]);
+    const [d] = after[0].decisions!;
+    assert.deepEqual({ ...d, at: undefined }, {
+      name: "Adam Fischer",
+      statusCode: "approved",
+      at: undefined,
+      delegated: false,
+    });
+    assert.ok(Date.parse(d.at) >= before && Date.parse(d.at) <= done, d.at);
+    assert.deepEqual(after[1].decisions, []);
   }),
 );
 

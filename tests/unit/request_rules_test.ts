@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   checkAmount,
   checkCreate,
+  checkCreateFields,
   checkEdit,
   type CreateInput,
   MAX_PURPOSE,
@@ -267,4 +268,38 @@ Deno.test("[request_rules] normaliseVendorUrl refuses what is not a web address"
 Deno.test("[request_rules] normaliseVendorUrl gives '' for empty input", () => {
   assert.equal(normaliseVendorUrl(""), "");
   assert.equal(normaliseVendorUrl("   "), "");
+});
+
+Deno.test("[request_rules] checkCreateFields gives every violation at once, each on its field", () => {
+  assert.deepEqual(checkCreateFields(input(), oneOff), {});
+  assert.deepEqual(
+    checkCreateFields(
+      input({ typeOid: null, amount: null, purpose: " ", url: "javascript:x" }),
+      null,
+    ),
+    {
+      type: { key: "request.typeRequired" },
+      amount: { key: "request.amountRequired" },
+      purpose: { key: "request.purposeRequired" },
+      url: { key: "request.vendorUrlInvalid" },
+    },
+  );
+  assert.deepEqual(checkCreateFields(input({ amount: 10, purpose: "" }), oneOff), {
+    amount: { key: "request.amountRange", params: { min: "20", max: "5000" } },
+    purpose: { key: "request.purposeRequired" },
+  });
+  assert.deepEqual(checkCreateFields(input({ hasBudget: false }), recurring), {
+    amount: { key: "request.budgetRequired" },
+  });
+  // The first of them, in the form's order, is what checkCreate (the server's) says.
+  for (
+    const [i, type] of [
+      [input({ amount: -1, purpose: "" }), oneOff],
+      [input({ typeOid: null, amount: 5 }), null],
+      [input({ purpose: "x".repeat(501) }), oneOff],
+    ] as const
+  ) {
+    const all = Object.values(checkCreateFields(i, type));
+    assert.deepEqual(all[0] ?? null, checkCreate(i, type));
+  }
 });

@@ -142,3 +142,20 @@ Deno.test("[transaction view] receipt-count indicator only when receipts exist (
   assert.equal(showsReceipts(row({ nbReceipts: 2 })), true);
   assert.equal(showsReceipts(row({ nbReceipts: 1, transactionStatus: "Refused" })), false);
 });
+
+Deno.test("[transaction view] search: the transaction's own fields first, its card's purpose only when nothing else matches", () => {
+  const hotel = row({ merchantname: "Hotel Lyon", originalPurpose: "Hotel and meals in Lyon" });
+  const meal = row({
+    merchantname: "Bouchon Lyonnais",
+    originalPurpose: "Hotel and meals in Lyon",
+  });
+  const taxi = row({ merchantname: "Taxi Bleu", originalPurpose: "Client visit" });
+  const names = (q: string) =>
+    groupTransactions([hotel, meal, taxi], q, NOW).flatMap((s) =>
+      s.rows.map((r) => r.merchantname)
+    );
+  assert.deepEqual(names("hotel"), ["Hotel Lyon"]);
+  // Nothing's own field says "meals": the purpose finds the card's purchases.
+  assert.deepEqual(names("meals").sort(), ["Bouchon Lyonnais", "Hotel Lyon"]);
+  assert.deepEqual(names("").length, 3);
+});

@@ -41,12 +41,29 @@ export const BudgetLine = z.object({
   budgetfunded: z.boolean(),
 });
 
-/** spec §3 approvals: teams with teamName and teamUsers (fname, lname). */
+/** One person's decision on a level: who, what, when (ISO 8601), through delegation or not. */
+export const ApprovalDecision = z.object({
+  name: z.string(),
+  statusCode: z.enum(["approved", "rejected", "reviewed"]),
+  at: z.string(),
+  delegated: z.boolean(),
+});
+export type ApprovalDecision = z.infer<typeof ApprovalDecision>;
+
+/**
+ * spec §3 approvals: teams with teamName and teamUsers (fname, lname); for the request's
+ * approval timeline also the level's state (null before submission) and the decisions of
+ * the team's members on it (optional: the approval detail's list does not carry them).
+ */
 export const ApprovalTeam = z.object({
   teamOid: z.string(),
   teamName: z.string(),
   level: z.number(),
   teamUsers: z.array(z.object({ fname: z.string(), lname: z.string() })),
+  levelStatus: z.optional(
+    z.nullable(z.enum(["pending", "open", "approved", "rejected", "cancelled"])),
+  ),
+  decisions: z.optional(z.array(ApprovalDecision)),
 });
 export type ApprovalTeam = z.infer<typeof ApprovalTeam>;
 

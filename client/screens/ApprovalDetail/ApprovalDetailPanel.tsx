@@ -115,7 +115,7 @@ function Votes(props: { e: ApprovalRequest }) {
                 <VoteIcon status={v.statusCode} />
                 <span className="vote-name">
                   {v.userFullName}
-                  {v.isDelegated ? <small>({t("approval.delegated")})</small> : null}
+                  {v.isDelegated ? <small>{` (${t("approval.delegated")})`}</small> : null}
                 </span>
                 <time>{when(v.createdate)}</time>
               </li>

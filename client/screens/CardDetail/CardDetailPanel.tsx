@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import {
   addCardComment,
   confirmCardEnd,
+  copyCardField,
   copyCardNumber,
   deleteCardComment,
   maskCard,
@@ -92,10 +93,33 @@ export function CardDetailBody() {
       />
       {shown
         ? (
-          <Countdown
-            until={shown.until}
-            text={(seconds) => t("card.hiddenIn", { seconds })}
-          />
+          <>
+            <Countdown
+              until={shown.until}
+              text={(seconds) => t("card.hiddenIn", { seconds })}
+            />
+            {/* The expiry and the CVC can be copied too, not only the number. */}
+            <div className="copy-row">
+              <button
+                type="button"
+                className="secondary"
+                onClick={() =>
+                  void copyCardField(
+                    "expiry",
+                    face.month && face.year ? validThru(face.month, face.year) : undefined,
+                  )}
+              >
+                {t("card.copyExpiry")}
+              </button>
+              <button
+                type="button"
+                className="secondary"
+                onClick={() => void copyCardField("cvc")}
+              >
+                {t("card.copyCvc")}
+              </button>
+            </div>
+          </>
         )
         : null}
       {v.source && v.source !== "network"
@@ -106,7 +130,7 @@ export function CardDetailBody() {
         <span className={`status card-status card-status-${state.toLowerCase()}`} role="status">
           {cardStateLabel(state)}
         </span>
-        {c
+        {c && state !== "Closed"
           ? (
             <span className="detail-amount">
               {formatMoney(c.amountAvailable, currency, loc)}
@@ -118,9 +142,14 @@ export function CardDetailBody() {
         {c
           ? (
             <>
-              <Field label={t("card.available")}>
-                {formatMoney(c.amountAvailable, currency, loc)}
-              </Field>
+              {/* A closed card has nothing available: no amount that looks spendable. */}
+              {state !== "Closed"
+                ? (
+                  <Field label={t("card.available")}>
+                    {formatMoney(c.amountAvailable, currency, loc)}
+                  </Field>
+                )
+                : null}
               <Field label={t("card.allocated")}>
                 {formatMoney(c.amountAllocated, currency, loc)}
               </Field>

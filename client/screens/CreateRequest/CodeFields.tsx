@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { Code } from "../../api/contract/requests.ts";
-import { FieldButton } from "../../components/FieldButton.tsx";
+import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { t } from "../../i18n/index.ts";
 import { costCentersByType, ledgersByCc, projectsByCc } from "../../state/requests.ts";
 import { openSheet, type SelectOption } from "../../state/ui.ts";
@@ -47,6 +47,8 @@ export function CodeFields(props: {
   onCostCenter: (v: string | null) => void;
   onLedger: (v: string | null) => void;
   onProject: (v: string | null) => void;
+  /** The purpose's §5 message, shown under it (the create form). */
+  purposeError?: string;
 }) {
   useSignals();
   const ccs = costCentersByType.value[props.typeOid ?? ""];
@@ -76,12 +78,16 @@ export function CodeFields(props: {
       <label>
         <span>{t("field.purpose")}</span>
         <textarea
+          id="purpose"
           rows={2}
           maxLength={500}
+          aria-invalid={props.purposeError ? true : undefined}
+          aria-describedby={props.purposeError ? "purpose-error" : undefined}
           value={props.purpose}
           onInput={(e) => props.onPurpose((e.target as HTMLTextAreaElement).value)}
         />
       </label>
+      <FieldError id="purpose-error" message={props.purposeError} />
       {field("field.costCenter", ccs, cc, props.onCostCenter, !props.typeOid)}
       {field("field.ledger", gls, props.GLOid, props.onLedger, !cc)}
       {field("field.project", prjs, props.projectOid, props.onProject, !cc)}

@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import {
   currentType,
@@ -7,31 +8,58 @@ import {
   setField,
   setType,
   submitCreate,
+  typesReady,
 } from "../../actions/request_form.ts";
-import { FieldButton } from "../../components/FieldButton.tsx";
+import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney } from "../../lib/money.ts";
-import { accounts, currencies, draft, formError, typesByAccount } from "../../state/requests.ts";
+import {
+  accounts,
+  currencies,
+  draft,
+  fieldErrors,
+  formError,
+  refusedSubmits,
+  typesByAccount,
+} from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { openSheet } from "../../state/ui.ts";
 import { choose, CodeFields } from "./CodeFields.tsx";
 
 /**
  * spec §2 create request: account (when more than one), type, amount or budget, currency,
- * purpose, optional codes, vendor and url; submit asks for confirmation.
+ * purpose, optional codes, vendor and url; submit asks for confirmation. spec §5 messages
+ * all show at once, each under its field (aria-invalid, aria-describedby), and the first
+ * field in error gets the focus, scrolled into view.
  */
 export function CreateRequestBody() {
   useSignals();
   const d = draft.value;
   const loc = locale.value;
-  const types = typesByAccount.value[d.accountOid ?? ""] ?? [];
   const type = currentType();
   // spec §5: amount is disabled in budget mode and for recurring types.
   const amountDisabled = d.budgetMode || !!type?.isRecurring;
   const plan = d.plan;
   const opt = (label: string) => t("field.optional", { label });
+  const errors = fieldErrors.value;
+  const form = useRef<HTMLFormElement>(null);
+  // After each refused submit (not when a message goes as its field is fixed): the first
+  // field in error gets the focus, scrolled into view.
+  const refused = refusedSubmits.value;
+  useEffect(() => {
+    if (!refused) return;
+    const first = form.current?.querySelector<HTMLElement>("[aria-invalid=true]");
+    if (!first) return;
+    first.focus({ preventScroll: true });
+    first.scrollIntoView({ block: "center" });
+  }, [refused]);
+  const invalid = (field: keyof typeof errors) =>
+    errors[field]
+      ? { "aria-invalid": true as const, "aria-describedby": `create-${field}-error` }
+      : {};
   return (
     <form
+      ref={form}
       className="form create-form"
       noValidate
       onSubmit={(e) => {
@@ -55,18 +83,22 @@ export function CreateRequestBody() {
         )
         : null}
       <FieldButton
+        id="create-type"
+        error={errors.type}
         label={t("field.type")}
         value={type?.description ?? t("field.choose")}
         onOpen={() =>
-          choose(
-            t("field.type"),
-            types.map((x) => ({
-              value: x.oid,
-              label: x.description,
-              detail: `${x.minAmount}–${x.maxAmount}`,
-            })),
-            d.typeOid,
-            (v) => v && setType(v),
+          void typesReady().then(() =>
+            choose(
+              t("field.type"),
+              (typesByAccount.value[draft.value.accountOid ?? ""] ?? []).map((x) => ({
+                value: x.oid,
+                label: x.description,
+                detail: `${x.minAmount}–${x.maxAmount}`,
+              })),
+              draft.value.typeOid,
+              (v) => v && setType(v),
+            )
           )}
       />
       {type && type.allowBudget && !type.isRecurring
@@ -85,10 +117,12 @@ export function CreateRequestBody() {
         <label className="grow">
           <span>{t("field.amount")}</span>
           <input
+            id="create-amount"
             type="text"
             inputMode="decimal"
             autoComplete="off"
             disabled={amountDisabled}
+            {...(amountDisabled ? {} : invalid("amount"))}
             value={amountDisabled ? (draftAmount(d)?.toFixed(2) ?? "") : d.amountText}
             onInput={(e) => setField({ amountText: (e.target as HTMLInputElement).value })}
           />
@@ -109,6 +143,7 @@ export function CreateRequestBody() {
             )}
         />
       </div>
+      {amountDisabled ? null : <FieldError id="create-amount-error" message={errors.amount} />}
       {amountDisabled
         ? (
           <div className="budget-summary">
@@ -124,9 +159,11 @@ export function CreateRequestBody() {
               type="button"
               className="secondary"
               onClick={() => openSheet({ kind: "budget" })}
+              {...invalid("amount")}
             >
               {plan ? t("create.changeBudget") : t("create.makeBudget")}
             </button>
+            <FieldError id="create-amount-error" message={errors.amount} />
           </div>
         )
         : null}
@@ -141,6 +178,7 @@ export function CreateRequestBody() {
         onCostCenter={setCostCenter}
         onLedger={(GLOid) => setField({ GLOid })}
         onProject={(projectOid) => setField({ projectOid })}
+        purposeError={errors.purpose}
       />
       <label>
         <span>{opt(t("field.vendor"))}</span>
@@ -160,8 +198,10 @@ export function CreateRequestBody() {
           maxLength={500}
           value={d.url}
           onInput={(e) => setField({ url: (e.target as HTMLInputElement).value })}
+          {...invalid("url")}
         />
       </label>
+      <FieldError id="create-url-error" message={errors.url} />
       {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
       <button type="submit" className="primary wide sticky-action" disabled={working.value}>
         {t("create.submit")}

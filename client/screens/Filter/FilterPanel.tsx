@@ -55,6 +55,16 @@ function sources(): Record<keyof Filters, [string | null, string][]> {
  * mode; each sub-list has search,
  * select all and OK; clear filters and apply.
  */
+/**
+ * What a filter row shows: the names chosen ("Travel", "Travel, IT"), the first two and
+ * how many more beyond them ("Travel, IT +2"); "" when none.
+ */
+export function chosenNames(options: SelectOption[], values: string[]): string {
+  const names = values.map((v) => options.find((o) => o.value === v)?.label ?? v);
+  if (names.length <= 2) return names.join(", ");
+  return `${names.slice(0, 2).join(", ")} +${names.length - 2}`;
+}
+
 export function FilterBody(props: { onDone: () => void }) {
   useSignals();
   // The panel filters the list of the mode it was opened in.
@@ -77,9 +87,7 @@ export function FilterBody(props: { onDone: () => void }) {
         <FieldButton
           key={l.key}
           label={l.label}
-          value={f[l.key].length
-            ? t("filter.selected", { count: f[l.key].length })
-            : t("filter.any")}
+          value={chosenNames(l.options, f[l.key]) || t("filter.any")}
           onOpen={() =>
             openSheet({
               kind: "select",

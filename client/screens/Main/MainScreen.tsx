@@ -5,9 +5,15 @@ import { refreshAll, setMode } from "../../actions/approvals.ts";
 import { startCreate } from "../../actions/request_form.ts";
 import { takeShortcut } from "../../actions/shortcuts.ts";
 import { PullToRefresh } from "../../components/PullToRefresh.tsx";
-import { Tabs } from "../../components/Tabs.tsx";
+import { BottomNav, type NavItem } from "../../components/BottomNav.tsx";
 import { t } from "../../i18n/index.ts";
-import { attentionCount, profile, supportUrl, working } from "../../state/session.ts";
+import {
+  profile,
+  requestAttention,
+  supportUrl,
+  transactionAttention,
+  working,
+} from "../../state/session.ts";
 import { panel } from "../../state/ui.ts";
 import { filtersActive } from "../../state/requests.ts";
 import { approvalFiltersActive, mode, toDecideCount } from "../../state/approvals.ts";
@@ -17,6 +23,7 @@ import { RequestsTab } from "../Requests/RequestsTab.tsx";
 import { SupportTab } from "./SupportTab.tsx";
 import { WalletTab } from "../Wallet/WalletTab.tsx";
 import { TransactionsTab } from "../Transactions/TransactionsTab.tsx";
+import { Icon } from "../../components/Icon.tsx";
 
 export type MainTab = "requests" | "wallet" | "transactions" | "approvals" | "support";
 /** The tab shown first: Requests, or the one the address names ('#transactions'). */
@@ -28,24 +35,49 @@ export const activeTab = signal<MainTab>(firstTab());
 
 /**
  * spec §2 main list with tabs: Requests, Wallet, Transactions in request mode, Approvals in
- * approval mode (+ Support when a support url exists); header buttons refresh and filter;
- * the badges count what needs the person.
+ * approval mode (+ Support when a support url exists), in a bottom navigation bar under the
+ * thumb; header buttons refresh and filter. Each badge sits on the tab of what needs the
+ * person: requests needing them, transactions missing a receipt, approvals waiting.
  */
 export function MainScreen() {
   useSignals();
   const screen = useRef<HTMLElement>(null);
   useEffect(openShortcut, []);
+  // Back online: the lists are read again, which also takes away the offline banner (one
+  // neutral offline state that clears itself, without a tap).
+  useEffect(() => {
+    const online = () => void refreshAll();
+    addEventListener("online", online);
+    return () => removeEventListener("online", online);
+  }, []);
   const p = profile.value;
   const approvalMode = mode.value === "approval";
-  const tabs: { key: MainTab; label: string; badge?: number }[] = [
+  const tabs: NavItem<MainTab>[] = [
     ...(approvalMode
-      ? [{ key: "approvals" as const, label: t("main.approvals"), badge: toDecideCount.value }]
+      ? [{
+        key: "approvals" as const,
+        label: t("main.approvals"),
+        icon: "approvals" as const,
+        badge: toDecideCount.value,
+      }]
       : [
-        { key: "requests" as const, label: t("main.requests"), badge: attentionCount.value },
-        { key: "wallet" as const, label: t("main.wallet") },
-        { key: "transactions" as const, label: t("main.transactions") },
+        {
+          key: "requests" as const,
+          label: t("main.requests"),
+          icon: "requests" as const,
+          badge: requestAttention.value,
+        },
+        { key: "wallet" as const, label: t("main.wallet"), icon: "wallet" as const },
+        {
+          key: "transactions" as const,
+          label: t("main.transactions"),
+          icon: "transactions" as const,
+          badge: transactionAttention.value,
+        },
       ]),
-    ...(supportUrl.value ? [{ key: "support" as const, label: t("main.support") }] : []),
+    ...(supportUrl.value
+      ? [{ key: "support" as const, label: t("main.support"), icon: "support" as const }]
+      : []),
   ];
   // A mode switch shows the first tab of the new mode.
   const tab = tabs.some((x) => x.key === activeTab.value) ? activeTab.value : tabs[0].key;
@@ -60,7 +92,7 @@ export function MainScreen() {
           aria-label={t("menu.open")}
           onClick={() => (panel.value = "menu")}
         >
-          ☰
+          <Icon name="menu" />
         </button>
         <h1>
           {p ? t("main.hello", { name: p.fname }) : t("app.name")}
@@ -73,7 +105,7 @@ export function MainScreen() {
           disabled={working.value}
           onClick={refreshAll}
         >
-          ⟳
+          <Icon name="refresh" />
         </button>
         <button
           type="button"
@@ -88,17 +120,12 @@ export function MainScreen() {
           </svg>
         </button>
       </header>
-      <Tabs
-        label={t("app.name")}
-        tabs={tabs}
-        active={tab}
-        onSelect={(k) => (activeTab.value = k)}
-      />
       <PullToRefresh target={screen} onRefresh={refreshAll} busy={working.value} />
       <section
         className="tab-body"
+        id="main-tabpanel"
         role="tabpanel"
-        aria-label={tabs.find((x) => x.key === tab)?.label}
+        aria-labelledby={`nav-tab-${tab}`}
       >
         {tab === "requests" ? <RequestsTab /> : null}
         {tab === "approvals" ? <ApprovalsTab /> : null}
@@ -106,6 +133,12 @@ export function MainScreen() {
         {tab === "transactions" ? <TransactionsTab /> : null}
         {tab === "support" ? <SupportTab /> : null}
       </section>
+      <BottomNav
+        label={t("main.navigation")}
+        items={tabs}
+        active={tab}
+        onSelect={(k) => (activeTab.value = k)}
+      />
     </main>
   );
 }

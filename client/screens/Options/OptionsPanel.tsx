@@ -25,8 +25,7 @@ export function OptionsPanel() {
         <PushToggle />
         <LanguageChooser />
         <li className="version-line">
-          <span>{t("options.version")}</span>
-          <span>{versionLabel()}</span>
+          <span>{t("options.version")}</span> <span>{versionLabel()}</span>
         </li>
         <li>
           <button

@@ -1,4 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
+import { ActionBar, type MoreAction } from "../../components/ActionBar.tsx";
 import {
   addComment,
   confirmCancel,
@@ -18,6 +19,7 @@ import { isClosedCardId } from "../../lib/cards.ts";
 import { detail } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { TxList } from "../Transactions/TxList.tsx";
+import { ApprovalTimeline } from "./ApprovalTimeline.tsx";
 import { TX_STATUS } from "../../lib/transaction_rules.ts";
 import { statusLabel } from "../Requests/RequestRow.tsx";
 import { queuedFor } from "../../state/outq.ts";
@@ -36,10 +38,6 @@ export function RequestDetailBody() {
   const r = e ?? d.row;
   if (!r) return <p className="loading" role="status">{t("app.loading")}</p>;
   const loc = locale.value;
-  const busy = working.value;
-  // spec §4: cancel when canCancel, or when new/requested and canClose is not set.
-  const canCancel = r.canCancel ||
-    ((r.statusCode === "new" || r.statusCode === "requested") && !r.canClose);
   return (
     <div className="request-detail">
       <div className="detail-head">
@@ -103,18 +101,7 @@ export function RequestDetailBody() {
         ? (
           <section aria-label={t("detail.approvals")}>
             <h3>{t("detail.approvals")}</h3>
-            {e.approvals.length
-              ? (
-                <ul className="approvers">
-                  {e.approvals.map((a) => (
-                    <li key={`${a.level}-${a.teamOid}`}>
-                      <strong>{t("detail.level", { level: a.level })}: {a.teamName}</strong>
-                      <span>{a.teamUsers.map((u) => `${u.fname} ${u.lname}`).join(", ")}</span>
-                    </li>
-                  ))}
-                </ul>
-              )
-              : <p className="empty">{t("detail.noApprovers")}</p>}
+            <ApprovalTimeline teams={e.approvals} />
           </section>
         )
         : null}
@@ -128,92 +115,77 @@ export function RequestDetailBody() {
         pending={queuedFor("comment", d.oid)}
       />
 
-      {e && (e.canGenerate || e.hasCard || isClosedCardId(e.id))
-        ? (
-          <div
-            className={`detail-actions card-actions${
-              e.canGenerate ? " sticky-action decision-bar" : ""
-            }`}
-          >
-            {e.canGenerate
-              ? (
-                <button
-                  type="button"
-                  className="primary"
-                  disabled={busy}
-                  onClick={() => startGenerate(e.oid)}
-                >
-                  {t("detail.generate")}
-                </button>
-              )
-              : null}
-            {e.hasCard
-              ? (
-                <button type="button" className="primary" onClick={() => openCard(e.oid)}>
-                  {t("detail.viewCard")}
-                </button>
-              )
-              : isClosedCardId(e.id)
-              // spec §9 lists it with the closed cards, but a flipped expense has no card.
-              ? <p className="hint no-card-note">{t("detail.noCard")}</p>
-              : null}
-            {e.canGenerate || e.openCard
-              ? (
-                <button type="button" className="secondary" onClick={() => openSecure()}>
-                  {t("detail.secure")}
-                </button>
-              )
-              : null}
-          </div>
-        )
+      {e && !e.hasCard && !e.canGenerate && isClosedCardId(e.id)
+        // spec §9 lists it with the closed cards, but a flipped expense has no card.
+        ? <p className="hint no-card-note">{t("detail.noCard")}</p>
         : null}
 
-      <div className="detail-actions">
-        {e?.canEdit
-          ? (
-            <button type="button" className="secondary" onClick={() => startEdit()}>
-              {t("detail.edit")}
-            </button>
-          )
-          : null}
-        {e?.canSubmit
-          ? (
-            <button
-              type="button"
-              className="primary"
-              disabled={busy}
-              onClick={() => submitExisting(r.oid)}
-            >
-              {t("detail.submit")}
-            </button>
-          )
-          : null}
-        {e && r.canClose
-          ? (
-            <button
-              type="button"
-              className="secondary"
-              disabled={busy}
-              onClick={() => confirmClose(r.oid)}
-            >
-              {t("detail.close")}
-            </button>
-          )
-          : null}
-        {e && canCancel && r.statusCode !== "cancelled" && r.statusCode !== "moved" &&
-            r.cardStatusCode !== "Closed"
-          ? (
-            <button
-              type="button"
-              className="danger-button"
-              disabled={busy}
-              onClick={() => confirmCancel(r.oid)}
-            >
-              {t("detail.cancel")}
-            </button>
-          )
-          : null}
-      </div>
+      <RequestActions />
     </div>
+  );
+}
+
+/**
+ * The request's one sticky action bar: the primary action is the next step (submit a draft,
+ * generate the card, view it); edit, 3-D Secure and the destructive ones — each saying what
+ * it does, in red — are in "More actions".
+ */
+function RequestActions() {
+  useSignals();
+  const d = detail.value;
+  const e = d?.entity;
+  const r = e ?? d?.row;
+  if (!d || !e || !r) return null;
+  const busy = working.value;
+  // spec §4: cancel when canCancel, or when new/requested and canClose is not set.
+  const canCancel = r.canCancel ||
+    ((r.statusCode === "new" || r.statusCode === "requested") && !r.canClose);
+  const primary = e.canSubmit
+    ? { label: t("detail.submit"), run: () => void submitExisting(r.oid), disabled: busy }
+    : e.canGenerate
+    ? { label: t("detail.generate"), run: () => void startGenerate(e.oid), disabled: busy }
+    : e.hasCard
+    ? { label: t("detail.viewCard"), run: () => void openCard(e.oid), disabled: false }
+    : null;
+  const more: (MoreAction | false)[] = [
+    e.canEdit && { key: "edit", label: t("detail.edit"), onSelect: () => void startEdit() },
+    (e.canGenerate || e.openCard) &&
+    { key: "secure", label: t("detail.secure"), onSelect: () => void openSecure() },
+    e.hasCard && primary?.label !== t("detail.viewCard") &&
+    { key: "card", label: t("detail.viewCard"), onSelect: () => void openCard(e.oid) },
+    r.canClose && {
+      key: "close",
+      label: t("detail.close"),
+      hint: t("detail.closeExtra"),
+      danger: true,
+      disabled: busy,
+      onSelect: () => confirmClose(r.oid),
+    },
+    canCancel && r.statusCode !== "cancelled" && r.statusCode !== "moved" &&
+    r.cardStatusCode !== "Closed" && {
+      key: "cancel",
+      label: t("detail.cancel"),
+      hint: t("detail.cancelExtra"),
+      danger: true,
+      disabled: busy,
+      onSelect: () => confirmCancel(r.oid),
+    },
+  ];
+  return (
+    <ActionBar
+      primary={primary
+        ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={primary.disabled}
+            onClick={primary.run}
+          >
+            {primary.label}
+          </button>
+        )
+        : null}
+      more={more}
+    />
   );
 }

@@ -9,7 +9,10 @@ export const statusLabel = (r: Pick<ExpenseRow, "statusCode" | "cardStatusCode">
     ? t("status.closed")
     : t(`status.${r.statusCode}` as TranslationKey);
 
-/** spec §2 request row: issue date, cost center, purpose and amount (large above 10000). */
+/**
+ * spec §2 request row: issue date, cost center, purpose and amount (large above 10000); a
+ * request that needs its author (created, not submitted) is marked in words.
+ */
 export function RequestRow(props: { row: ExpenseRow; onOpen: (oid: string) => void }) {
   useSignals();
   const r = props.row;
@@ -17,10 +20,17 @@ export function RequestRow(props: { row: ExpenseRow; onOpen: (oid: string) => vo
   const large = isLargeAmount(r.amount);
   return (
     <li>
-      <button type="button" className="request-row" onClick={() => props.onOpen(r.oid)}>
+      <button
+        type="button"
+        className={`request-row${r.needsAttention ? " needs-attention" : ""}`}
+        onClick={() => props.onOpen(r.oid)}
+      >
         <span className="row-top">
           <span className="row-date">{shortDate(r.issueDate, loc)}</span>
           <span className="row-cc">{r.costCenter}</span>
+          {r.needsAttention
+            ? <span className="attention-marker">{t("attention.toSubmit")}</span>
+            : null}
           <span className={`status status-${r.statusCode}`}>{statusLabel(r)}</span>
         </span>
         <span className="row-bottom">

@@ -51,11 +51,16 @@ function ReceiptViewer(props: { receipt: Receipt }) {
   );
 }
 
-/** A file input styled as a button: the chooser (restricted per spec §5) or the camera. */
-function Chooser(props: { label: string; accept?: string; capture?: boolean }) {
+/**
+ * A file input styled as a button: the chooser (restricted per spec §5; on a phone it offers
+ * the camera or the files) or the camera alone.
+ */
+export function Chooser(
+  props: { label: string; accept?: string; capture?: boolean; className?: string },
+) {
   useSignals();
   return (
-    <label className={`button-like${working.value ? " disabled" : ""}`}>
+    <label className={`${props.className ?? "button-like"}${working.value ? " disabled" : ""}`}>
       <span>{props.label}</span>
       <input
         type="file"
@@ -66,7 +71,9 @@ function Chooser(props: { label: string; accept?: string; capture?: boolean }) {
         onChange={async (e) => {
           const el = e.currentTarget;
           const file = el.files?.[0];
-          if (file) await attachReceipt(file);
+          if (file) {
+            await attachReceipt(file);
+          }
           // Cleared either way: a refused type (spec §5) or the next photo of the same name.
           el.value = "";
         }}
@@ -75,9 +82,14 @@ function Chooser(props: { label: string; accept?: string; capture?: boolean }) {
   );
 }
 
+/** The receipt chooser's accepted types (spec §5: restricted when the accounting says so). */
+export function receiptAccept(): string | undefined {
+  return accounting.value.limitReceiptAttachementFormat ? acceptList() : undefined;
+}
+
 /**
- * spec §2 Transaction detail: receipt images or a PDF viewer, attach receipt (camera or
- * files), remove receipt, receipt notes. Not shown on refused transactions (spec §4); no
+ * spec §2 Transaction detail: receipt images or a PDF viewer, remove receipt, receipt notes
+ * (attaching is the detail's primary action: TransactionDetailPanel). Not shown on refused transactions (spec §4); no
  * attaching once reviewed (spec §5).
  */
 export function ReceiptsSection(props: { tx: Transaction }) {
@@ -91,8 +103,6 @@ export function ReceiptsSection(props: { tx: Transaction }) {
   const queued = queuedFor("receipt", tx.oid);
   const notes = queuedFor("note", tx.oid);
   const busy = working.value;
-  const canAttach = !tx.readOnlyVAT;
-  const accept = accounting.value.limitReceiptAttachementFormat ? acceptList() : undefined;
   return (
     <section className="receipts" aria-label={t("receipts.title")}>
       <h3>{t("receipts.count", { count: tx.nbReceipts })}</h3>
@@ -157,14 +167,6 @@ export function ReceiptsSection(props: { tx: Transaction }) {
         )
         : null}
       {upload ? <ProgressBar percent={upload.percent} name={upload.name} /> : null}
-      {canAttach
-        ? (
-          <div className="attach-row">
-            <Chooser label={t("receipts.takePhoto")} accept="image/jpeg,image/png" capture />
-            <Chooser label={t("receipts.attach")} accept={accept} />
-          </div>
-        )
-        : null}
     </section>
   );
 }

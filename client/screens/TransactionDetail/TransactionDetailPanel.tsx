@@ -5,6 +5,7 @@ import {
   openMovedTo,
   startFlip,
 } from "../../actions/transactions.ts";
+import { ActionBar } from "../../components/ActionBar.tsx";
 import { Comments } from "../../components/Comments.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
@@ -15,7 +16,7 @@ import { queuedFor } from "../../state/outq.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
-import { ReceiptsSection } from "./ReceiptsSection.tsx";
+import { Chooser, receiptAccept, ReceiptsSection } from "./ReceiptsSection.tsx";
 import { VatRow } from "./VatRow.tsx";
 
 const typeLabel = (type: string) =>
@@ -23,9 +24,10 @@ const typeLabel = (type: string) =>
 
 /**
  * spec §2 Transaction detail: card id, merchant name, type, status (Moved: a link to the
- * expense it moved to, spec §4), refused reason as its abbreviation with the full text cut
+ * transaction it moved to, spec §4), refused reason as its abbreviation with the full text cut
  * at 130 characters (§8, §9), created date 'MM/dd HH:mm' UTC, merchant city and country;
- * Flip when it may be flipped. Receipts (viewer, attach, remove, notes), the VAT type row
+ * "Add receipt" (a phone offers the camera or the files: the job people come for) is the
+ * sticky bar's primary action; Flip, as "Move to another expense", is in its menu. Receipts (viewer, attach, remove, notes), the VAT type row
  * and the documents come first (issue 12); refused transactions show no receipts or VAT (§4).
  * Comments: the card author's notes on the transaction (add, delete their own).
  */
@@ -41,6 +43,8 @@ export function TransactionDetailBody() {
   const { amount, original } = amountDisplay(r, loc);
   const at = Date.parse(r.transactionCreateDate);
   const due = r.receiptDueDate ? Date.parse(r.receiptDueDate) : NaN;
+  // spec §4, §5: no receipts on refused or moved ones, none added once reviewed.
+  const canAttach = !!d.tx && !refused && !moved && !d.tx.readOnlyVAT;
   return (
     <div className="request-detail tx-detail">
       <div className="detail-head">
@@ -64,13 +68,13 @@ export function TransactionDetailBody() {
         <Field label={t("tx.merchant")}>{r.merchantname}</Field>
         <Field label={t("tx.type")}>{typeLabel(r.transactionType)}</Field>
         <Field label={t("tx.status")}>
-          {moved && r.movedToExpenseOid
+          {moved && (r.movedToOid || r.movedToExpenseOid)
             ? (
               <button
                 type="button"
                 className="link"
-                aria-label={t("tx.movedTo")}
-                onClick={() => openMovedTo(r.movedToExpenseOid!)}
+                aria-label={r.movedToOid ? t("tx.movedToTx") : t("tx.movedTo")}
+                onClick={() => void openMovedTo(r)}
               >
                 {txStatusLabel(r.transactionStatus)}
               </button>
@@ -106,21 +110,21 @@ export function TransactionDetailBody() {
           )
           : null}
       </dl>
-      {r.canFlip
-        ? (
-          <div className="detail-actions sticky-action">
-            <button
-              type="button"
-              className="primary"
-              disabled={working.value}
-              onClick={() => void startFlip()}
-            >
-              {t("tx.flip")}
-            </button>
-          </div>
-        )
-        : null}
-      {/* After the sticky Flip bar, so the bar never covers the comment box. */}
+      <ActionBar
+        primary={canAttach
+          ? <Chooser label={t("receipts.add")} accept={receiptAccept()} className="primary" />
+          : null}
+        more={[
+          r.canFlip && {
+            key: "flip",
+            label: t("tx.moveTo"),
+            hint: t("tx.moveToHint"),
+            disabled: working.value,
+            onSelect: () => void startFlip(),
+          },
+        ]}
+      />
+      {/* After the sticky action bar, so the bar never covers the comment box. */}
       <Comments
         comments={d.comments}
         onAdd={moved ? undefined : addTransactionComment}

@@ -55,8 +55,9 @@ function Select(props: {
  * spec §2 VAT side panel — simple form (the flag) or advanced form (country, up to 3 lines) —
  * with the receipt type and accounting code, and every spec §4/§5 rule: a country change
  * resets codes and amounts, a chosen code fills its amount read-only, clearing it clears the
- * amount, amounts hold at most 6 characters, OK is disabled while read-only or a required
- * field is missing, and required empty selects are highlighted.
+ * amount, amounts hold at most 6 characters, OK is disabled while a required field is
+ * missing (and absent on a read-only transaction), and required empty selects are
+ * highlighted. Fields are stacked, none wider than a 360 px screen.
  */
 export function VatBody() {
   useSignals();
@@ -170,14 +171,16 @@ export function VatBody() {
         )
         : null}
       {d.error ? <p className="form-error" role="alert">{d.error}</p> : null}
-      <button
-        type="submit"
-        className="primary wide sticky-action"
-        disabled={ro || problems.length > 0}
-        aria-description={problems.map((p) => t(p)).join(". ") || undefined}
-      >
-        {t("common.ok")}
-      </button>
+      {d.readOnly ? null : (
+        <button
+          type="submit"
+          className="primary wide sticky-action"
+          disabled={ro || problems.length > 0}
+          aria-description={problems.map((p) => t(p)).join(". ") || undefined}
+        >
+          {t("common.ok")}
+        </button>
+      )}
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { shortDateTime } from "../../lib/dates.ts";
 import { hasFlipMarker, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
 import { amountDisplay, showsReceipts } from "../../lib/transaction_view.ts";
+import { Icon } from "../../components/Icon.tsx";
 
 /** A transaction status in the person's language (unknown ones as the server wrote them). */
 export function txStatusLabel(status: string): string {
@@ -15,7 +16,8 @@ export function txStatusLabel(status: string): string {
 /**
  * spec §2 transaction row: created date and time (UTC), merchant, status or the refused
  * abbreviation (§8), the flip marker, the receipt-count indicator, the amount and, when it
- * differs, the merchant's amount in its currency.
+ * differs, the merchant's amount in its currency. A receipt overdue (spec §5) is marked on
+ * the row in words.
  */
 export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => void }) {
   useSignals();
@@ -28,7 +30,9 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
     <li>
       <button
         type="button"
-        className={`request-row tx-row${refused ? " tx-refused" : ""}`}
+        className={`request-row tx-row${refused ? " tx-refused" : ""}${
+          r.needsAttention ? " needs-attention" : ""
+        }`}
         onClick={() => props.onOpen(r.oid)}
       >
         <span className="row-top">
@@ -37,7 +41,7 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
           {hasFlipMarker(r)
             ? (
               <span className="tx-flip" title={t("tx.flipped")}>
-                <span aria-hidden="true">⇄</span>
+                <Icon name="flip" size={16} />
                 <span className="sr-only">{t("tx.flipped")}</span>
               </span>
             )
@@ -45,10 +49,15 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
           {showsReceipts(r)
             ? (
               <span className="tx-receipts" title={t("tx.receipts", { count: r.nbReceipts })}>
-                <span aria-hidden="true">🧾 {r.nbReceipts}</span>
+                <span aria-hidden="true">
+                  <Icon name="receipt" size={16} /> {r.nbReceipts}
+                </span>
                 <span className="sr-only">{t("tx.receipts", { count: r.nbReceipts })}</span>
               </span>
             )
+            : null}
+          {r.needsAttention
+            ? <span className="attention-marker">{t("attention.receiptMissing")}</span>
             : null}
           <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
             {refused && r.refusedReason
