@@ -21,7 +21,9 @@ export async function openKv(
   if (path === ":memory:" || /^https?:\/\//.test(path)) return await Deno.openKv(path);
   const dir = path.replace(/[/\\][^/\\]*$/, "");
   if (dir && dir !== path) await Deno.mkdir(dir, { recursive: true });
-  return waitWhileLocked(await Deno.openKv(path));
+  // Opening sets the file up (schema, journal mode): a process starting beside another one
+  // on the same file can meet its lock there too, and waits as every later call does.
+  return waitWhileLocked(await retryLocked(() => Deno.openKv(path)));
 }
 
 /** What SQLite says when another process holds the file's write lock. */
