@@ -66,6 +66,12 @@ async function exists(p: string): Promise<boolean> {
   return await Deno.stat(p).then(() => true, () => false);
 }
 
+/** Stops the cluster this process started, if any (idempotent). */
+let stopCluster: (() => void) | null = null;
+export function stopPgCluster(): void {
+  stopCluster?.();
+}
+
 /** initdb/pg_ctl on PATH, else Debian's versioned directory; installed with apt as root. */
 export async function findPgBin(install = true): Promise<string> {
   for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
@@ -119,13 +125,17 @@ async function startCluster(): Promise<string> {
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off ` +
     `-c synchronous_commit=off -c full_page_writes=off -c max_connections=300`;
   await run(`${bin}/pg_ctl`, ["-D", data, "-l", `${dir}/log`, "-o", opts, "-w", "start"], asPg);
-  globalThis.addEventListener("unload", () => {
+  stopCluster = () => {
+    stopCluster = null;
     const stop = ["-D", data, "-m", "immediate", "stop"];
     const [c, a] = asPg
       ? ["runuser", ["-u", "postgres", "--", `${bin}/pg_ctl`, ...stop]]
       : [`${bin}/pg_ctl`, stop];
     new Deno.Command(c, { args: a, stdout: "null", stderr: "null" }).outputSync();
     Deno.removeSync(dir, { recursive: true });
-  });
+  };
+  // A test process ends without Deno.exit: the unload event stops its cluster. A process that
+  // calls Deno.exit (tests/run.ts) calls stopPgCluster first.
+  globalThis.addEventListener("unload", () => stopPgCluster());
   return `postgres://postgres@127.0.0.1:${port}/postgres`;
 }

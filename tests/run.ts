@@ -6,7 +6,7 @@
 import { build } from "../build.ts";
 import * as esbuild from "esbuild";
 import { deployRuntime } from "./deploy/runtime.ts";
-import { pgBaseUrl } from "./pg.ts";
+import { pgBaseUrl, stopPgCluster } from "./pg.ts";
 
 const root = new URL("..", import.meta.url).pathname;
 
@@ -153,4 +153,6 @@ function countJunit(xml: string): { passed: number; failed: number } {
 }
 
 console.log(`${passed} passed, ${failed} failed`);
+// Deno.exit skips the unload event: the throwaway PostgreSQL cluster is stopped here.
+stopPgCluster();
 Deno.exit(failed > 0 ? 1 : 0);
