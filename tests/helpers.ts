@@ -88,10 +88,7 @@ export async function testApp(
       // Deno KV closes at once; the PostgreSQL store's close() is a promise (its pool).
       const closeKv = () => kv.close() as void | Promise<void>;
       if (!worker) return closeKv();
-      return worker.stop().then(async () => {
-        await closeKv();
-        return worker.closed;
-      });
+      return worker.stop().then(closeKv);
     },
     newDeviceId: () => `test-device-${++seq}-${crypto.randomUUID().slice(0, 8)}`,
     /** Calls /bonita + path with JSON body and headers; returns status and parsed JSON. */

@@ -103,11 +103,6 @@ export class DeliveryWorker {
     for (const t of Object.values(this.opts.transports)) await t.close();
   }
 
-  /** Settled once stopped (kept for callers that closed a KV queue listener here). */
-  get closed(): Promise<void> {
-    return Promise.resolve();
-  }
-
   /** Resolves once no message is pending or being sent (tests and the bench wait on it). */
   async idle(timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;

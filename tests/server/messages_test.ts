@@ -138,7 +138,6 @@ Deno.test("[messages] a second wake-up or look does not send twice; a live lease
   } finally {
     await w.stop();
     kv.close();
-    await w.closed;
   }
 });
 
@@ -243,7 +242,6 @@ Deno.test("[messages] retries with backoff, then failed and kept; an operator's 
   } finally {
     await w.stop();
     kv.close();
-    await w.closed;
   }
 });
 
@@ -268,7 +266,6 @@ Deno.test("[messages] the start-up sweep delivers a pending message this process
     await w.idle();
     await w.stop();
     kv.close();
-    await w.closed;
     assert.deepEqual(sent.map((m) => m.id), ["000000000lostitem00"]);
   } finally {
     try {
@@ -293,7 +290,6 @@ Deno.test("[messages] a file KV: mail queued before a restart is delivered after
     await new Promise((r) => setTimeout(r, 250)); // the start-up sweep and any later look
     await w.stop();
     kv.close();
-    await w.closed;
     assert.deepEqual(sent.map((m) => m.id), [id]);
   } finally {
     await Deno.remove(dir, { recursive: true });
