@@ -17,6 +17,7 @@ import { securityHeaders } from "./middleware/security.ts";
 import { approvalRoutes } from "./routes/approvals.ts";
 import { cardRoutes } from "./routes/cards.ts";
 import { transactionRoutes } from "./routes/transactions.ts";
+import { declarationRoutes } from "./routes/declarations.ts";
 import { issuerRoutes } from "./testmode/routes.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { sessionRoutes } from "./routes/session.ts";
@@ -100,6 +101,7 @@ export function createApp(
   api.route("/", approvalRoutes());
   api.route("/", cardRoutes());
   api.route("/", transactionRoutes());
+  api.route("/", declarationRoutes());
   api.route("/", documentRoutes());
   api.route("/", vatRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.

@@ -13,7 +13,8 @@ import { createStore } from "./store/mod.ts";
 import { startSweeper } from "./store/blobs.ts";
 import { claimPeriod, leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
 import { sweepBlobs } from "./domain/documents.ts";
-import { startPush } from "./push/mod.ts";
+import { pushSender, startPush } from "./push/mod.ts";
+import { startReminders } from "./reminders/receipts.ts";
 import { startReconciler } from "./domain/issuer_reconcile.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
@@ -76,17 +77,25 @@ export function startDelivery(
   // between the two writes): repaired at start, then periodically.
   const reconcileMs = deps.config.ISSUER_RECONCILE_MS;
   const reconciler = startReconciler(deps, reconcileMs, opts.log);
+  // spec §5: reminders of missing receipts (a push, a weekly digest), until done.
+  const sender = pushSender(deps);
+  const reminders = startReminders(deps, {
+    push: async () => !!(await sender()),
+    kick: () => push.worker.kick(),
+    log: opts.log,
+  });
   const tickWorker = worker.tick.bind(worker);
   worker.tick = async () => {
     const blobs = claimPeriod(deps.store.kv, "blob-sweep", every, deps.now())
       .then((ok) => ok ? sweeper.tick() : undefined);
     const reconcile = claimPeriod(deps.store.kv, "issuer-reconcile", reconcileMs, deps.now())
       .then((ok) => ok ? reconciler.tick() : undefined);
-    await Promise.all([tickWorker(), push.tick(), blobs, reconcile]);
+    await Promise.all([tickWorker(), push.tick(), blobs, reconcile, reminders.tick()]);
   };
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
     await reconciler.stop();
+    await reminders.stop();
     await push.stop();
     await sweeper.stop();
     await stopWorker();

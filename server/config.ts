@@ -125,6 +125,12 @@ export const ConfigSchema = z.object({
    * authorization changed since the last run gets its transaction. Also run at every start.
    */
   ISSUER_RECONCILE_MS: z.coerce.number().int().min(100).max(86_400_000).default(60_000),
+  /**
+   * spec §5 missing receipts: hours after a purchase is captured before its holder is reminded
+   * (one push) of a receipt still missing; such transactions also go in the weekly digest
+   * (server/reminders/receipts.ts).
+   */
+  RECEIPT_REMINDER_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
   // Web push (issue 13): server/push/. Keys are base64url (web-push's generateVAPIDKeys()).
   /** The VAPID public key (65-byte uncompressed P-256 point); with VAPID_PRIVATE_KEY. */
   VAPID_PUBLIC_KEY: z.string().optional(),

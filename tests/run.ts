@@ -94,6 +94,8 @@ const PG_SUITES = [
   "blobs",
   "scale_out",
   "kill_burst",
+  "receipt_reminders",
+  "declarations",
 ].map((name) => `tests/server/${name}_test.ts`);
 const parts: Part[] = [{
   name: "pinned Deno (all suites)",

@@ -72,12 +72,29 @@ export function canFlip(t: Status & { transactionType: string; reviewed: boolean
     (s === TX_STATUS.captured || s === TX_STATUS.authorised);
 }
 
-/** A captured purchase without a receipt, not reviewed yet: it needs one (spec §5). */
+/**
+ * A "no receipt" declaration's state (spec §5 missing receipts): "valid" stands in for the
+ * receipt; "pending" waits for an approver when the organisation requires approval of them.
+ */
+export type DeclarationState = "valid" | "pending";
+
+/** What the missing-receipt rules read of a declaration (absent on older records). */
+type Declared = { declaration?: { state: string } | null };
+
+/** A declaration that stands in for the receipt: lifts the block and the marker (spec §5). */
+export function declarationCounts(t: Declared): boolean {
+  return t.declaration?.state === "valid";
+}
+
+/**
+ * A captured purchase without a receipt (or a valid "no receipt" declaration), not reviewed
+ * yet: it needs one (spec §5).
+ */
 export function needsReceipt(
-  t: Status & { transactionType: string; nbReceipts: number; reviewed: boolean },
+  t: Status & { transactionType: string; nbReceipts: number; reviewed: boolean } & Declared,
 ): boolean {
   return t.transactionType === "Purchase" && t.transactionStatus === TX_STATUS.captured &&
-    t.nbReceipts === 0 && !t.reviewed;
+    t.nbReceipts === 0 && !t.reviewed && !declarationCounts(t);
 }
 
 /** When a missing receipt becomes overdue: `days` after the capture (epoch ms). */
@@ -87,7 +104,7 @@ export function receiptDueAt(capturedAt: number, days: number): number {
 
 /** spec §5 missing receipts: a needed receipt whose time is up blocks new requests. */
 export function receiptOverdue(
-  t: Status & { transactionType: string; nbReceipts: number; reviewed: boolean },
+  t: Status & { transactionType: string; nbReceipts: number; reviewed: boolean } & Declared,
   capturedAt: number | null,
   days: number,
   now: number,

@@ -1,4 +1,8 @@
-import type { Transaction, TransactionRow } from "../../client/api/contract/transactions.ts";
+import type {
+  Declaration,
+  Transaction,
+  TransactionRow,
+} from "../../client/api/contract/transactions.ts";
 import { fromMinor } from "../../client/lib/currency_units.ts";
 import {
   canFlip,
@@ -8,10 +12,11 @@ import {
   receiptDueAt,
   receiptOverdue,
   refusedAbbreviation,
+  TX_STATUS,
 } from "../../client/lib/transaction_rules.ts";
 import { notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
-import type { TransactionRecord } from "../store/transactions.ts";
+import type { DeclarationRecord, TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 
 // How card transactions are shown (spec §2 Transactions tab and detail, §3 Transaction,
@@ -88,6 +93,21 @@ export function toTransaction(t: TransactionRecord, days: number, now: number): 
     accountingCodeOid: t.accountingCodeOid,
     countryId: t.countryId,
     ...t.vat,
+    declaration: t.declaration ? declarationView(t.declaration, t.reviewed) : null,
+  };
+}
+
+/** spec §5: a "no receipt" declaration as the holder and approvers see it. */
+export function declarationView(d: DeclarationRecord, reviewed: boolean): Declaration {
+  return {
+    what: d.what,
+    reason: d.reason,
+    byName: d.byName,
+    at: iso(d.at),
+    state: d.state,
+    decidedByName: d.decidedByName ?? null,
+    decidedAt: d.decidedAt === undefined ? null : iso(d.decidedAt),
+    canWithdraw: !reviewed,
   };
 }
 
@@ -140,7 +160,42 @@ export async function ownTransaction(
 
 export async function transactionView(deps: Deps, user: User, oid: string): Promise<Transaction> {
   const t = await ownTransaction(deps, user, oid);
-  return toTransaction(t, await overdueDays(deps), deps.now());
+  const view = toTransaction(t, await overdueDays(deps), deps.now());
+  return { ...view, canDeclare: mayDeclare(t, await declarationMode(deps)) === null };
+}
+
+/** spec §5: the organisation's rule for "no receipt" declarations (older files: "on"). */
+export async function declarationMode(deps: Deps): Promise<"off" | "on" | "approval"> {
+  const meta = await deps.store.org.meta();
+  return meta?.settings.receiptDeclarations ?? "on";
+}
+
+/**
+ * spec §5 missing receipts: why the holder may not declare "no receipt" on `t` now (a
+ * translation key), or null when they may — declarations on, a captured or authorised
+ * purchase, not reviewed, no receipt, no declaration yet.
+ */
+export function mayDeclare(
+  t: TransactionRecord,
+  mode: "off" | "on" | "approval",
+):
+  | "declare.off"
+  | "declare.notPurchase"
+  | "declare.reviewed"
+  | "declare.hasReceipt"
+  | "declare.exists"
+  | null {
+  if (mode === "off") return "declare.off";
+  const s = t.transactionStatus;
+  if (
+    t.transactionType !== "Purchase" || (s !== TX_STATUS.captured && s !== TX_STATUS.authorised)
+  ) {
+    return "declare.notPurchase";
+  }
+  if (t.reviewed) return "declare.reviewed";
+  if (t.nbReceipts > 0) return "declare.hasReceipt";
+  if (t.declaration) return "declare.exists";
+  return null;
 }
 
 /** spec §5: 'You have transactions that still have no receipts, please provide those first'. */

@@ -1,7 +1,7 @@
 import type { ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
 import type { TranslationKey } from "../../client/i18n/locales/en.ts";
 import { fromMinor, minorDigits } from "../../client/lib/currency_units.ts";
-import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
+import { declarationCounts, TX_STATUS } from "../../client/lib/transaction_rules.ts";
 import { MAX_VAT_LINES, type TriState, vatMinor } from "../../client/lib/vat.ts";
 import { noVatLines, type TransactionRecord } from "../store/transactions.ts";
 
@@ -134,8 +134,11 @@ export function checkReview(
     problem: { status, key, params },
   });
   if (isRefused(t)) return fail(409, "vat.refused");
-  // Reviewing lifts the missing-receipts block (spec §5): not without a receipt.
-  if (t.transactionType === "Purchase" && t.nbReceipts < 1) return fail(409, "vat.receiptMissing");
+  // Reviewing lifts the missing-receipts block (spec §5): not without a receipt (or a valid
+  // "no receipt" declaration standing in for it).
+  if (t.transactionType === "Purchase" && t.nbReceipts < 1 && !declarationCounts(t)) {
+    return fail(409, "vat.receiptMissing");
+  }
   const given = SLOTS.filter((i) => w.vat[oidKey(i)] !== null);
   let gap = false;
   for (const i of SLOTS) {

@@ -80,6 +80,12 @@ const Settings = z.strictObject({
    */
   receiptOverdueDays: z.int().min(0).max(365).default(7),
   /**
+   * spec §5 missing receipts: whether a card holder may declare "no receipt" on a transaction
+   * ("off": never; "on": the declaration lifts the block at once; "approval": only once an
+   * approver of the card's request accepted it).
+   */
+  receiptDeclarations: z.enum(["off", "on", "approval"]).default("on"),
+  /**
    * spec §7 appcolor (issue 13): the theme colour of request mode (spec §9 dark slate) and
    * of approval, card, mode (green), for the header and the browser's theme-color.
    */

@@ -117,7 +117,7 @@ export function startPush(
  * (null when there are none: push is off). PUSH_RELAY_URL without PUSH_RELAY_SECRET is off too:
  * this server's own keys are not the ones the browsers subscribed with.
  */
-function pushSender(deps: Deps): () => Promise<PushSender | null> {
+export function pushSender(deps: Deps): () => Promise<PushSender | null> {
   const c = deps.config;
   if (relayConfigured(c)) {
     const relay = relaySender({ url: c.PUSH_RELAY_URL, secret: c.PUSH_RELAY_SECRET });

@@ -1,3 +1,4 @@
+import type { DeclarationState } from "../../client/lib/transaction_rules.ts";
 import { ListCache } from "./list_cache.ts";
 
 /**
@@ -66,6 +67,26 @@ export interface TransactionRecord {
     vat3Amount: number | null;
   };
   archive: boolean;
+  /** The holder's "no receipt" declaration (spec §5), if any; absent on older records. */
+  declaration?: DeclarationRecord | null;
+}
+
+/**
+ * A card holder's "no receipt" declaration on one transaction (spec §5 missing receipts):
+ * what was bought, why there is no receipt, who confirmed it and when; "pending" until an
+ * approver accepts it when the organisation requires approval of declarations.
+ */
+export interface DeclarationRecord {
+  what: string;
+  reason: string;
+  byOid: string;
+  byName: string;
+  at: number;
+  state: DeclarationState;
+  /** The approver who accepted it (organisations that require approval). */
+  decidedByOid?: string;
+  decidedByName?: string;
+  decidedAt?: number;
 }
 
 /** Where the app's transaction of an issuer authorization is (the live one after a flip). */

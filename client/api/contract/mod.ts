@@ -8,6 +8,7 @@ export { transactions } from "./transactions.ts";
 export { documents } from "./documents.ts";
 export { vat } from "./vat.ts";
 export { passkey } from "./passkey.ts";
+export { declarations } from "./declarations.ts";
 import { session } from "./session.ts";
 import { requests } from "./requests.ts";
 import { approvals } from "./approvals.ts";
@@ -16,6 +17,7 @@ import { transactions } from "./transactions.ts";
 import { documents } from "./documents.ts";
 import { vat } from "./vat.ts";
 import { passkey } from "./passkey.ts";
+import { declarations } from "./declarations.ts";
 export const contract = {
   session,
   requests,
@@ -25,4 +27,5 @@ export const contract = {
   documents,
   vat,
   passkey,
+  declarations,
 } as const;

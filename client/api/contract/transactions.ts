@@ -59,8 +59,30 @@ export const TransactionRow = z.object({
 });
 export type TransactionRow = z.infer<typeof TransactionRow>;
 
+/**
+ * spec §5 missing receipts: the holder's "no receipt" declaration on a transaction — what was
+ * bought, why there is no receipt, who confirmed it and when (ISO 8601); "pending" while an
+ * approver must still accept it (organisations that require approval of declarations).
+ */
+export const Declaration = z.object({
+  what: z.string(),
+  reason: z.string(),
+  byName: z.string(),
+  at: z.string(),
+  state: z.enum(["valid", "pending"]),
+  decidedByName: z.nullable(z.string()),
+  decidedAt: z.nullable(z.string()),
+  /** Until the transaction is reviewed, its holder may withdraw it. */
+  canWithdraw: z.boolean(),
+});
+export type Declaration = z.infer<typeof Declaration>;
+
 /** spec §3 Transaction, every field: the detail screen's. */
 export const Transaction = z.extend(TransactionRow, {
+  /** The "no receipt" declaration, if any (spec §5). */
+  declaration: z.optional(z.nullable(Declaration)),
+  /** Whether its holder may declare "no receipt" on it now (pwatransaction fills it). */
+  canDeclare: z.optional(z.boolean()),
   /** For a flip's transaction, the original it was made from; null otherwise. */
   originOid: z.nullable(z.string()),
   /** The issuer's authorization id (test mode's capture, reverse and refund take it). */
