@@ -87,9 +87,9 @@ export async function withdraw(deps: Deps, user: User, oid: string): Promise<Tra
 }
 
 /**
- * The transaction `oid` with its declaration, when `user` may see it as an approver: an
- * approver (not its holder) who is a member or delegate of a team of one of the card
- * request's approval levels. Null otherwise (the routes answer 404: nothing is revealed).
+ * The transaction `oid` with its declaration, when `user` may see it as an approver: not its
+ * holder, a member or delegate of a team of one of the card request's approval levels (who
+ * sees that approval, spec §6). Null otherwise (the routes answer 404: nothing is revealed).
  */
 async function asApprover(
   deps: Deps,
@@ -98,7 +98,7 @@ async function asApprover(
 ): Promise<TransactionRecord | null> {
   const { store } = deps;
   const owner = await store.transactions.owner(oid);
-  if (!owner || owner === user.oid || !user.isApprover) return null;
+  if (!owner || owner === user.oid) return null;
   const t = (await store.transactions.get(owner, oid)).value;
   if (!t?.declaration) return null;
   const teams = new Map((await store.org.list<Team>("team")).map((x) => [x.oid, x]));
@@ -121,15 +121,25 @@ async function reviewOf(deps: Deps, t: TransactionRecord): Promise<DeclarationRe
   };
 }
 
-/** An approver of the card's request reads the declaration on a transaction. */
-export async function declarationReview(
+/**
+ * The declarations on the transactions of an approval's request (its card), for someone who
+ * sees that approval (spec §6) and is not its author: the approval detail shows them, with
+ * Accept and Refuse on the pending ones. 404 for anyone else.
+ */
+export async function declarationReviews(
   deps: Deps,
   user: User,
-  oid: string,
-): Promise<DeclarationReview> {
-  const t = await asApprover(deps, user, oid);
-  if (!t) throw notFound();
-  return await reviewOf(deps, t);
+  approvalOid: string,
+): Promise<DeclarationReview[]> {
+  const { store } = deps;
+  const a = (await store.approvals.get(approvalOid)).value;
+  if (!a || a.authorOid === user.oid) throw notFound();
+  const teams = new Map((await store.org.list<Team>("team")).map((x) => [x.oid, x]));
+  if (!canSee(a, user, teams)) throw notFound();
+  const txs = (await store.transactions.byUser(a.authorOid))
+    .filter((t) => t.cardOid === a.requestOid && t.declaration)
+    .sort((x, y) => x.createdAt - y.createdAt);
+  return await Promise.all(txs.map((t) => reviewOf(deps, t)));
 }
 
 /**

@@ -1,7 +1,12 @@
 import { Hono } from "hono";
 import { declarations } from "../../client/api/contract/declarations.ts";
 import type { AppEnv } from "../env.ts";
-import { decideDeclaration, declarationReview, declare, withdraw } from "../domain/declarations.ts";
+import {
+  decideDeclaration,
+  declarationReviews,
+  declare,
+  withdraw,
+} from "../domain/declarations.ts";
 import { route } from "./define.ts";
 
 /**
@@ -17,8 +22,8 @@ export function declarationRoutes(): Hono<AppEnv> {
   route(app, declarations.withdraw, async ({ c, body, auth }) => ({
     transaction: await withdraw(c.var.deps, auth!.user, body.oid),
   }));
-  route(app, declarations.review, async ({ c, query, auth }) => ({
-    review: await declarationReview(c.var.deps, auth!.user, query.oid),
+  route(app, declarations.reviews, async ({ c, query, auth }) => ({
+    reviews: await declarationReviews(c.var.deps, auth!.user, query.approval),
   }));
   route(app, declarations.decide, async ({ c, body, auth }) => ({
     review: await decideDeclaration(c.var.deps, auth!.user, body.oid, body.approve),

@@ -156,16 +156,19 @@ Deno.test(
     assertError(await canCreate(api, emp.h), 422, "missing_receipts");
     // The holder cannot accept their own; someone outside the request's teams finds nothing.
     assertError(await post(api, emp.h, "pwadecidenoreceipt", { oid: t.oid, approve: true }), 404);
-    const seen = await get(api, apr.h, `pwanoreceipt?oid=${t.oid}`);
+    const [approval] = await api.deps.store.approvals.byRequest(t.cardOid);
+    assertError(await get(api, emp.h, `pwanoreceipts?approval=${approval.oid}`), 404);
+    const seen = await get(api, apr.h, `pwanoreceipts?approval=${approval.oid}`);
     assertOk(seen);
-    const review = seen.json.review as DeclarationReview;
+    const [review] = seen.json.reviews as DeclarationReview[];
     assert.equal(review.declaration.what, WHAT.what);
     assert.equal(review.holderName, `${emp.user.fname} ${emp.user.lname}`);
     assert.equal(review.canDecide, true);
     const teamsOf = (await api.deps.store.approvals.byRequest(t.cardOid))[0].levels
       .flatMap((l) => l.teamOids);
     if (!mgr.user.teams.some((x) => teamsOf.includes(x))) {
-      assertError(await get(api, mgr.h, `pwanoreceipt?oid=${t.oid}`), 404);
+      assertError(await get(api, mgr.h, `pwanoreceipts?approval=${approval.oid}`), 404);
+      assertError(await post(api, mgr.h, "pwadecidenoreceipt", { oid: t.oid, approve: true }), 404);
     }
     const ok = await post(api, apr.h, "pwadecidenoreceipt", { oid: t.oid, approve: true });
     assertOk(ok);

@@ -54,13 +54,16 @@ export const declarations = {
     body: z.object({ oid: Oid }),
     response: z.object({ transaction: Transaction }),
   }),
-  /** An approver of the card's request reads a declaration (404 for anyone else). */
-  review: endpoint({
+  /**
+   * The declarations on the transactions of an approval's request (its card), for those who
+   * see that approval (404 for anyone else): the approval detail shows them.
+   */
+  reviews: endpoint({
     method: "GET",
-    path: `${E}/pwanoreceipt`,
+    path: `${E}/pwanoreceipts`,
     auth: "bearer",
-    query: z.object({ oid: Oid }),
-    response: z.object({ review: DeclarationReview }),
+    query: z.object({ approval: Oid }),
+    response: z.object({ reviews: z.array(DeclarationReview) }),
   }),
   /** Organisations that require approval: an approver accepts (or refuses) a pending one. */
   decide: endpoint({

@@ -9,6 +9,7 @@ import {
 } from "../../actions/approvals.ts";
 import type { ApprovalRequest } from "../../api/contract/approvals.ts";
 import { Comments } from "../../components/Comments.tsx";
+import { ApprovalDeclarations } from "./ApprovalDeclarations.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../lib/dates.ts";
@@ -203,6 +204,7 @@ export function ApprovalDetailBody() {
       {e ? <Votes e={e} /> : null}
       {e ? <PollLevels e={e} /> : null}
       {e ? <Teams /> : null}
+      {e ? <ApprovalDeclarations approvalOid={d.oid} /> : null}
 
       <Comments comments={d.comments} onAdd={e && isNew ? addApprovalComment : undefined} />
 

@@ -18,6 +18,7 @@ import { txDetail } from "../../state/transactions.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
 import { Chooser, receiptAccept, ReceiptsSection } from "./ReceiptsSection.tsx";
 import { VatRow } from "./VatRow.tsx";
+import { NoReceiptDeclaration } from "./NoReceiptDeclaration.tsx";
 
 const typeLabel = (type: string) =>
   type === "Purchase" || type === "Refund" ? t(`tx.type.${type}` as TranslationKey) : type;
@@ -59,6 +60,7 @@ export function TransactionDetailBody() {
         ? (
           <>
             <ReceiptsSection tx={d.tx} />
+            <NoReceiptDeclaration tx={d.tx} />
             <VatRow tx={d.tx} />
           </>
         )
