@@ -137,7 +137,8 @@ export async function declarationReviews(
   const teams = new Map((await store.org.list<Team>("team")).map((x) => [x.oid, x]));
   if (!canSee(a, user, teams)) throw notFound();
   const txs = (await store.transactions.byUser(a.authorOid))
-    .filter((t) => t.cardOid === a.requestOid && t.declaration)
+    // A flip's original (Moved) and its copy carry the same declaration: the copy is shown.
+    .filter((t) => t.cardOid === a.requestOid && t.declaration && t.transactionStatus !== "Moved")
     .sort((x, y) => x.createdAt - y.createdAt);
   return await Promise.all(txs.map((t) => reviewOf(deps, t)));
 }
