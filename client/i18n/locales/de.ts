@@ -366,7 +366,7 @@ export const de: Dictionary = {
   "viewer.original": "Original öffnen ({size})",
   "viewer.previewOf": "Vorschau von {name}",
   "viewer.noPreview": "Keine Vorschau für diese Datei.",
-  "viewer.zoom": "Zoom",
+  "viewer.zoom": "Seitenzoom",
   "viewer.zoomIn": "Vergrößern",
   "viewer.zoomOut": "Verkleinern",
   "detail.submit": "Einreichen",

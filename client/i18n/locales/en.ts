@@ -271,7 +271,7 @@ export const en = {
   "viewer.original": "Open original ({size})",
   "viewer.previewOf": "Preview of {name}",
   "viewer.noPreview": "No preview of this file.",
-  "viewer.zoom": "Zoom",
+  "viewer.zoom": "Page zoom",
   "viewer.zoomIn": "Zoom in",
   "viewer.zoomOut": "Zoom out",
   "detail.submit": "Submit",

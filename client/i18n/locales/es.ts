@@ -360,7 +360,7 @@ export const es: Dictionary = {
   "viewer.original": "Abrir el original ({size})",
   "viewer.previewOf": "Vista previa de {name}",
   "viewer.noPreview": "No hay vista previa de este archivo.",
-  "viewer.zoom": "Zoom",
+  "viewer.zoom": "Zoom de la página",
   "viewer.zoomIn": "Ampliar",
   "viewer.zoomOut": "Reducir",
   "detail.submit": "Enviar",

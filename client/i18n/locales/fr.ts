@@ -363,7 +363,7 @@ export const fr: Dictionary = {
   "viewer.original": "Ouvrir l’original ({size})",
   "viewer.previewOf": "Aperçu de {name}",
   "viewer.noPreview": "Pas d’aperçu pour ce fichier.",
-  "viewer.zoom": "Zoom",
+  "viewer.zoom": "Zoom de la page",
   "viewer.zoomIn": "Agrandir",
   "viewer.zoomOut": "Réduire",
   "detail.submit": "Soumettre",
