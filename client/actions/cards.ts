@@ -1,3 +1,4 @@
+import { noteCommentUpload } from "./comment_upload.ts";
 import { Card, cards as api, RevealedCard } from "../api/contract/cards.ts";
 import { requests as reqApi } from "../api/contract/requests.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
@@ -102,16 +103,21 @@ async function loadCardComments(oid: string): Promise<void> {
     `comments:${oid}`,
     reqApi.comments.response,
     () => call(reqApi.comments, { query: { oid } }),
-    (d) => setView(oid, { comments: d.comments }),
+    (d) => {
+      noteCommentUpload(oid, d.commentUploadUrl);
+      setView(oid, { comments: d.comments });
+    },
   );
 }
 
 export function addCardComment(text: string): Promise<boolean> {
+  const row = cardDetail.value?.row;
   return sendComment(
     cardDetail.value?.oid,
     text,
     "request.addComment",
     loadCardComments,
+    row ? { id: row.id, archive: row.archive } : undefined,
   );
 }
 

@@ -4,6 +4,7 @@ import { call, NetworkError } from "../api/http.ts";
 import { pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { reloadWhenLanded } from "./comment_landing.ts";
+import { hasCommentUpload, uploadComment } from "./comment_upload.ts";
 import { messageOf } from "./messages.ts";
 
 // Comments on whatever a detail panel shows (request, card, transaction): the add and the
@@ -25,12 +26,15 @@ const offline = () => import("../offline/replay.ts");
  * it failed or there was nothing to send. `send` names the add call (`request.addComment`
  * for requests and cards, `transaction.addComment`). Without a network the comment is
  * queued and true is returned (the box empties; the comment shows as pending).
+ * `request`: the request's id and archive flag, for spec §7's comment upload to a supplied
+ * URL (used when the comment list named one; queued comments replay through pwaaddcomment).
  */
 export async function sendComment(
   oid: string | undefined,
   text: string,
   send: CommentCall,
   reload: (oid: string) => Promise<void>,
+  request?: { id: string; archive: boolean },
 ): Promise<boolean> {
   if (!oid || !text.trim()) return false;
   const comment = text.trim();
@@ -52,10 +56,17 @@ export async function sendComment(
     // Writes already wait: this one goes behind them, so they land in the order written.
     if (q.hasPending() && await queue()) return true;
     try {
-      await call(send === "transaction.addComment" ? txApi.addComment : reqApi.addComment, {
-        body: { oid, comment },
-        headers: { [q.IDEMPOTENCY_KEY_HEADER]: key },
-      });
+      const headers = { [q.IDEMPOTENCY_KEY_HEADER]: key };
+      if (send === "request.addComment" && request && hasCommentUpload(oid)) {
+        const { id, archive } = request;
+        const body = { oid, entityType: "expense" as const, record: oid, id, archive, comment };
+        await uploadComment(body, headers);
+      } else {
+        await call(send === "transaction.addComment" ? txApi.addComment : reqApi.addComment, {
+          body: { oid, comment },
+          headers,
+        });
+      }
       q.kickQueue();
       return true;
     } catch (err) {

@@ -140,28 +140,15 @@ export function removeDocument(doc: DocumentInfo): void {
   });
 }
 
-/** Opens a document in its own closable tab: an image, or a PDF drawn by pdf.js. */
-export async function openDocument(
-  doc: { oid: string; name: string; mimeType: string },
-): Promise<void> {
+/**
+ * Opens a document in its own closable tab: its preview first (spec §7 pwapreview), the
+ * original only when asked (the tab's viewer fetches them).
+ */
+export function openDocument(doc: OpenedFile): void {
   const s = docPanel.value;
   if (!s) return;
-  if (!s.tabs.some((x) => x.oid === doc.oid)) {
-    const tab: OpenedFile = { ...doc, url: null, data: null, error: null };
-    patch({ tabs: [...s.tabs, tab] });
-  }
+  if (!s.tabs.some((x) => x.oid === doc.oid)) patch({ tabs: [...s.tabs, doc] });
   patch({ active: doc.oid });
-  const setTab = (p: Partial<OpenedFile>) => {
-    const now = docPanel.value;
-    if (now) patch({ tabs: now.tabs.map((x) => x.oid === doc.oid ? { ...x, ...p } : x) });
-  };
-  try {
-    const { blob } = await fileOf(doc.oid);
-    if (doc.mimeType === "application/pdf") setTab({ data: await blob.arrayBuffer() });
-    else setTab({ url: URL.createObjectURL(blob) });
-  } catch (err) {
-    setTab({ error: messageOf(err) });
-  }
 }
 
 export function selectTab(key: string): void {
@@ -171,8 +158,6 @@ export function selectTab(key: string): void {
 export function closeTab(oid: string): void {
   const s = docPanel.value;
   if (!s) return;
-  const tab = s.tabs.find((x) => x.oid === oid);
-  if (tab?.url) URL.revokeObjectURL(tab.url);
   patch({
     tabs: s.tabs.filter((x) => x.oid !== oid),
     active: s.active === oid ? "list" : s.active,

@@ -1,8 +1,14 @@
-import { CONTENT_PATH, documents as api, RECEIPT_NOTE_MAX } from "../api/contract/documents.ts";
+import {
+  CONTENT_PATH,
+  documents as api,
+  PREVIEW_PATH,
+  PREVIEW_SIZE,
+  RECEIPT_NOTE_MAX,
+} from "../api/contract/documents.ts";
 import type { Receipt } from "../api/contract/documents.ts";
 import type { UploadResponse } from "../api/contract/documents.ts";
 import { fetchFile } from "../api/files.ts";
-import { call, NetworkError } from "../api/http.ts";
+import { ApiError, call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import {
   enqueue,
@@ -236,6 +242,27 @@ export function fileOf(oid: string): Promise<{ blob: Blob; type: string }> {
   return p;
 }
 
+const previews = new Map<string, Promise<{ blob: Blob; type: string } | null>>();
+
+/**
+ * spec §7 pwapreview?record&size=1024: a receipt's or document's preview image (≤ 1024 px),
+ * what the viewers show first; the file itself only when asked (fileOf). Null when the
+ * server has none (404). Once per session.
+ */
+export function previewFileOf(oid: string): Promise<{ blob: Blob; type: string } | null> {
+  let p = previews.get(oid);
+  if (!p) {
+    p = fetchFile(PREVIEW_PATH, { record: oid, size: String(PREVIEW_SIZE) }).catch((err) => {
+      if (err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    });
+    previews.set(oid, p);
+    p.catch(() => previews.delete(oid));
+  }
+  return p;
+}
+
 export function forget(oid: string): void {
   files.delete(oid);
+  previews.delete(oid);
 }

@@ -1,3 +1,4 @@
+import { noteCommentUpload } from "./comment_upload.ts";
 import { type ExpenseRequest, type ExpenseRow, requests as api } from "../api/contract/requests.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
@@ -68,7 +69,10 @@ async function loadComments(oid: string): Promise<void> {
     `comments:${oid}`,
     api.comments.response,
     () => call(api.comments, { query: { oid } }),
-    (d) => setDetail(oid, { comments: d.comments }),
+    (d) => {
+      noteCommentUpload(oid, d.commentUploadUrl);
+      setDetail(oid, { comments: d.comments });
+    },
   );
 }
 
@@ -80,11 +84,13 @@ export async function applied(r: ExpenseRequest): Promise<void> {
 }
 
 export function addComment(text: string): Promise<boolean> {
+  const e = detail.value?.entity;
   return sendComment(
     detail.value?.oid,
     text,
     "request.addComment",
     loadComments,
+    e ? { id: e.id, archive: e.archive } : undefined,
   );
 }
 

@@ -10,7 +10,7 @@ import { ProgressBar } from "./ProgressBar.tsx";
 /**
  * spec §2 reusable document panel: the list (open, download, delete only when allowed, a
  * lock icon for advanced-security documents), a file chooser restricted to the accepted
- * extensions, a progress bar with its percent, and Upload disabled until files are chosen.
+ * extensions (a button opening a hidden input; the chosen names listed), a progress bar with its percent, and Upload disabled until files are chosen.
  * Names are cut at 22 characters, sizes in kB or MB (spec §5, §9).
  */
 export function DocumentPanel(props: {
@@ -89,22 +89,35 @@ export function DocumentPanel(props: {
               if (input.current) input.current.value = "";
             }}
           >
-            <label className="file-choose">
-              <span>{t("docs.choose")}</span>
-              <input
-                ref={input}
-                type="file"
-                multiple
-                accept={props.accept || undefined}
-                disabled={busy}
-                onChange={async (e) => {
-                  const el = e.currentTarget;
-                  const ok = await props.onChoose([...(el.files ?? [])]);
-                  // spec §5: a refused file clears the input.
-                  if (!ok) el.value = "";
-                }}
-              />
-            </label>
+            {
+              /* A styled button opens the hidden input: no raw browser picker with its own
+                "No file chosen" beside the names shown below. */
+            }
+            <button
+              type="button"
+              className="secondary wide file-choose"
+              disabled={busy}
+              onClick={() => input.current?.click()}
+            >
+              {t("docs.choose")}
+            </button>
+            <input
+              ref={input}
+              type="file"
+              className="file-input"
+              hidden
+              tabIndex={-1}
+              aria-hidden="true"
+              multiple
+              accept={props.accept || undefined}
+              disabled={busy}
+              onChange={async (e) => {
+                const el = e.currentTarget;
+                const ok = await props.onChoose([...(el.files ?? [])]);
+                // spec §5: a refused file clears the input.
+                if (!ok) el.value = "";
+              }}
+            />
             {props.files.length
               ? (
                 <ul className="chosen" aria-label={t("docs.chosen", { count: props.files.length })}>

@@ -3,8 +3,16 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
 import { isCancelled, loadPdf, type PdfDoc } from "../lib/pdf.ts";
 
-/** Canvases fill the viewer's width; set through the CSSOM (CSP: no style attributes). */
-const PAGE_STYLE = { display: "block", width: "100%", height: "auto", marginBottom: "8px" };
+/** Canvases fill the viewer's width × zoom; set through the CSSOM (CSP: no style attributes). */
+const pageStyle = (zoom: number) => ({
+  display: "block",
+  width: `${zoom * 100}%`,
+  maxWidth: "none",
+  height: "auto",
+  margin: "0 auto 8px",
+});
+/** The zoom steps of the +/- buttons (1 = the viewer's width). */
+export const ZOOM_STEPS = [1, 1.5, 2, 3];
 /** Pages start drawing this far before they scroll into view. */
 const AHEAD = "400px 0px";
 /** Used when the viewer is not laid out yet (hidden tab). */
@@ -17,10 +25,12 @@ const FALLBACK_WIDTH = 360;
  */
 export function PdfViewer(props: { data: ArrayBuffer; name: string }) {
   useSignals();
-  const box = useRef<HTMLElement>(null);
+  const box = useRef<HTMLDivElement>(null);
   const doc = useRef<PdfDoc | null>(null);
   const [pages, setPages] = useState(0);
   const [failed, setFailed] = useState(false);
+  const [step, setStep] = useState(0);
+  const zoom = ZOOM_STEPS[step];
 
   useEffect(() => {
     let gone = false;
@@ -44,7 +54,9 @@ export function PdfViewer(props: { data: ArrayBuffer; name: string }) {
     if (!pages || !d || !root) return;
     let gone = false;
     const canvases = Array.from(root.querySelectorAll("canvas"));
-    const width = root.clientWidth || FALLBACK_WIDTH;
+    const cs = getComputedStyle(root);
+    const inner = root.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+    const width = Math.round((inner > 0 ? inner : FALLBACK_WIDTH) * zoom);
     const fail = (err: unknown) => {
       if (!gone && !isCancelled(err)) setFailed(true);
     };
@@ -72,20 +84,48 @@ export function PdfViewer(props: { data: ArrayBuffer; name: string }) {
       gone = true;
       observer?.disconnect();
     };
-  }, [pages]);
+  }, [pages, zoom]);
 
   return (
-    <section ref={box} className="pdf-viewer" aria-label={props.name} aria-busy={!pages && !failed}>
-      {failed
-        ? <p role="alert">{t("doc.pdfFailed")}</p>
-        : Array.from({ length: pages }, (_, i) => (
-          <canvas
-            key={i}
-            role="img"
-            aria-label={t("doc.pdfPage", { page: i + 1, pages })}
-            style={PAGE_STYLE}
-          />
-        ))}
+    <section className="pdf-frame" aria-label={props.name}>
+      {pages && !failed
+        ? (
+          <div className="pdf-zoom" role="group" aria-label={t("viewer.zoom")}>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t("viewer.zoomOut")}
+              disabled={step === 0}
+              onClick={() => setStep(step - 1)}
+            >
+              −
+            </button>
+            <output aria-live="polite">{Math.round(zoom * 100)} %</output>
+            <button
+              type="button"
+              className="icon-button"
+              aria-label={t("viewer.zoomIn")}
+              disabled={step === ZOOM_STEPS.length - 1}
+              onClick={() => setStep(step + 1)}
+            >
+              +
+            </button>
+          </div>
+        )
+        : null}
+      {/* The pages on a dark ground with a frame: a white page never melts into the sheet. */}
+      <div ref={box} className="pdf-viewer" aria-busy={!pages && !failed}>
+        {failed
+          ? <p role="alert">{t("doc.pdfFailed")}</p>
+          : Array.from({ length: pages }, (_, i) => (
+            <canvas
+              key={i}
+              role="img"
+              aria-label={t("doc.pdfPage", { page: i + 1, pages })}
+              style={pageStyle(zoom)}
+            />
+          ))}
+      </div>
     </section>
   );
 }

@@ -38,10 +38,10 @@ export interface OpenedFile {
   oid: string;
   name: string;
   mimeType: string;
-  /** Object URL of an image, or the PDF's bytes (pdf.js draws them). */
-  url: string | null;
-  data: ArrayBuffer | null;
-  error: string | null;
+  /** Bytes of the original. */
+  size: number;
+  /** spec §7 pwapreview has a bounded preview of it: the tab shows it first. */
+  hasPreview: boolean;
 }
 
 /** spec §2 document panel with its closable dynamic tabs (one per opened document). */

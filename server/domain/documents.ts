@@ -15,6 +15,7 @@ import type { BlobStore } from "../store/blobs.ts";
 import type { DocumentRecord } from "../store/documents.ts";
 import type { TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
+import { imageSize } from "./file_types.ts";
 import { ownTransaction } from "./transactions.ts";
 
 // Receipts and documents of card transactions (issue 12; spec §2 document panel, §3 Receipt,
@@ -22,6 +23,9 @@ import { ownTransaction } from "./transactions.ts";
 // transaction', §7 the document calls). Documents are kept under the transaction's issuer
 // authorization (server/store/documents.ts), so they follow it through flips; the counts on
 // the transaction change in the same atomic write as the documents themselves.
+
+/** A preview made on the device: JPEG or PNG, ≤ PREVIEW_SIZE px, at most this many bytes. */
+export const PREVIEW_MAX_BYTES = 512 * 1024;
 
 /** A transaction holds at most this many documents and receipts together. */
 export const MAX_DOCUMENTS = 20;
@@ -82,7 +86,54 @@ export function recount(
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-const hasPreview = (d: DocumentRecord) => d.preview !== null || d.mimeType.startsWith("image/");
+/**
+ * spec §7 pwapreview answers a bounded image: the device-made preview, else an image small
+ * enough to be its own (≤ PREVIEW_MAX_BYTES; its pixels are checked when served, see
+ * previewOf). A large image or a PDF without a device-made preview has none: the viewer
+ * offers the original on demand instead of fetching megabytes on every view.
+ */
+const hasPreview = (d: DocumentRecord) =>
+  d.preview !== null || (d.mimeType.startsWith("image/") && d.size <= PREVIEW_MAX_BYTES);
+
+/** How many chunks of an image are read, at most, to find its size in pixels. */
+const SIZE_PROBE_CHUNKS = 3;
+
+/**
+ * spec §7 pwapreview: what to serve as the preview of `d` — its device-made preview, or the
+ * image itself when it is within PREVIEW_MAX_BYTES and PREVIEW_SIZE px on its long side —
+ * or null (no bounded preview exists; never the full file of a large image).
+ */
+export async function previewOf(
+  deps: Deps,
+  d: DocumentRecord,
+): Promise<{ ref: DocumentRecord["blob"]; mimeType: string; own: boolean } | null> {
+  if (d.preview) return { ref: d.preview, mimeType: d.preview.mimeType, own: false };
+  if (!hasPreview(d)) return null;
+  const dims = await imageHeadSize(blobsOf(deps, d), d.blob);
+  if (!dims || Math.max(dims.width, dims.height) > PREVIEW_SIZE) return null;
+  return { ref: d.blob, mimeType: d.mimeType, own: true };
+}
+
+/** The size in px of a stored image, read from its first chunks only (null if not found). */
+async function imageHeadSize(blobs: BlobStore, ref: DocumentRecord["blob"]) {
+  const reader = blobs.read(ref).getReader();
+  let head = new Uint8Array(0);
+  try {
+    for (let i = 0; i < SIZE_PROBE_CHUNKS; i++) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      const next = new Uint8Array(head.length + value.length);
+      next.set(head);
+      next.set(value, head.length);
+      head = next;
+      const dims = imageSize(head);
+      if (dims) return dims;
+    }
+    return null;
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+}
 
 /** spec §3 Document, for the panel. */
 export function toInfo(d: DocumentRecord, canDelete: 0 | 1): DocumentInfo {

@@ -12,6 +12,7 @@ import {
   blobsOf,
   docError,
   MAX_DOCUMENTS,
+  PREVIEW_MAX_BYTES,
   recount,
   RETRIES,
   toInfo,
@@ -27,8 +28,7 @@ import { ownTransaction } from "./transactions.ts";
 // version, adds the document, commits the blobs and updates the transaction's counts, so a
 // failure at any point leaves no document and only pending chunks, which the sweep removes.
 
-/** A preview made on the device: JPEG or PNG, ≤ PREVIEW_SIZE px, at most this many bytes. */
-export const PREVIEW_MAX_BYTES = 512 * 1024;
+export { PREVIEW_MAX_BYTES } from "./documents.ts";
 
 /** 10485760 → '10 MB'. */
 export function formatSize(bytes: number): string {

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv, Deps } from "../env.ts";
 import { session } from "../../client/api/contract/session.ts";
+import { requests } from "../../client/api/contract/requests.ts";
 import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { peerAddress } from "../middleware/peer.ts";
@@ -11,6 +12,7 @@ import { vapidKeys } from "../push/keys.ts";
 import { clientResponseHeaders, upstreamRequestHeaders } from "./headers.ts";
 import { askedLocale, FRESH_WAIT_MS, keepTranslation, keptTranslation } from "./translations.ts";
 import { relayTarget } from "./path.ts";
+import { edgeCommentUploadUrl } from "./comment_upload.ts";
 import { badRequest } from "../errors.ts";
 
 /**
@@ -40,6 +42,7 @@ export interface RelayOptions {
 const INITIALIZE = `/bonita${session.initialize.path}`;
 const TRANSLATION = `/bonita${session.translation.path}`;
 const REGISTER_PUSH = `/bonita${session.registerPushToken.path}`;
+const COMMENTS = `/bonita${requests.comments.path}`;
 
 /** Why the upstream gave no answer: 502 or 504. */
 class UpstreamError extends Error {
@@ -68,6 +71,7 @@ export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
       if (c.req.method === "GET" && path === TRANSLATION) return await translation(c);
       if (c.req.method === "GET" && path === INITIALIZE) return await initialize(c);
       if (c.req.method === "POST" && path === REGISTER_PUSH) return await registerPush(c, opts);
+      if (c.req.method === "GET" && path === COMMENTS) return await comments(c);
       return passOn(await forward(c));
     } catch (err) {
       if (err instanceof UpstreamError) return await upstreamFailed(c, err);
@@ -168,6 +172,30 @@ async function initialize(c: Context<AppEnv>): Promise<Response> {
   const { config, store } = c.var.deps;
   json.vapidPublicKey = (await vapidKeys(config, store.kv))?.publicKey ?? null;
   return passOn(res, JSON.stringify(json));
+}
+
+/**
+ * pwaexpensecomments: relayed; a comment upload URL the upstream names (spec §7) is handed
+ * on as the edge's own /bonita path, or null when it is not one (./comment_upload.ts).
+ */
+async function comments(c: Context<AppEnv>): Promise<Response> {
+  const res = await forward(c, true);
+  if (res.status !== 200 || !/json/.test(res.headers.get("content-type") ?? "")) {
+    return passOn(res);
+  }
+  const text = await readText(res);
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return passOn(res, text);
+  }
+  if (typeof json !== "object" || json === null || !("commentUploadUrl" in json)) {
+    return passOn(res, text);
+  }
+  const o = json as Record<string, unknown>;
+  o.commentUploadUrl = edgeCommentUploadUrl(c.var.deps.config.UPSTREAM_URL!, o.commentUploadUrl);
+  return passOn(res, JSON.stringify(o));
 }
 
 /** pwaregisterpushtoken: relayed, and once the upstream accepted it, recorded at the edge. */

@@ -21,6 +21,7 @@ import {
   listDocuments,
   listReceipts,
   ownDocument,
+  previewOf,
   saveNote,
 } from "../domain/documents.ts";
 import {
@@ -134,16 +135,17 @@ export function documentRoutes(): Hono<AppEnv> {
     return serveBlob(c, d, d.blob, d.mimeType, d.name, q.app !== undefined);
   });
 
-  // spec §7 pwapreview: the preview made on the device; an image without one is its own
-  // preview; a PDF without one has none (the client draws its first page with pdf.js).
+  // spec §7 pwapreview: a bounded image only (≤ 1024 px, ≤ 512 KB) — the preview made on
+  // the device, or a small image that is its own. A large image or a PDF without one has
+  // none (404): the viewer offers the original on demand.
   app.get(PREVIEW_PATH, async (c) => {
     const { user } = await requireBearer(c);
     const q = fileQuery(c);
     const { doc } = await ownDocument(c.var.deps, user.oid, q.record);
     const d = doc.value;
-    if (d.preview) return serveBlob(c, d, d.preview, d.preview.mimeType, `preview-${d.name}`, true);
-    if (d.mimeType.startsWith("image/")) return serveBlob(c, d, d.blob, d.mimeType, d.name, true);
-    throw new HttpError(404, "no_preview", "This document has no preview");
+    const pv = await previewOf(c.var.deps, d);
+    if (!pv) throw new HttpError(404, "no_preview", "This document has no preview");
+    return serveBlob(c, d, pv.ref, pv.mimeType, pv.own ? d.name : `preview-${d.name}`, true);
   });
   return app;
 }

@@ -19,7 +19,8 @@ import {
 } from "../../client/api/contract/documents.ts";
 import { makeExe, makePdf, makePng } from "../fixtures/files.ts";
 import { buy, defineSecure, get, newCard, post, rows } from "./purchase_helpers.ts";
-import { sweepBlobs } from "../../server/domain/documents.ts";
+import { PREVIEW_MAX_BYTES, sweepBlobs } from "../../server/domain/documents.ts";
+import { imageSize } from "../../server/domain/file_types.ts";
 import { contentDisposition } from "../../server/routes/documents.ts";
 
 const DAY = 86_400_000;
@@ -183,6 +184,54 @@ Deno.test(
     const none = await file(api, emp.h, PREVIEW_PATH, `record=${bare.document.oid}`);
     assert.equal(none.status, 404);
     assert.equal((await none.json()).error, "no_preview");
+  }),
+);
+
+Deno.test(
+  "[documents] pwapreview answers a bounded image only: never the original of a large image",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const dims = async (oid: string) => {
+      const res = await file(api, emp.h, PREVIEW_PATH, `record=${oid}&size=1024`);
+      if (res.status !== 200) return { status: res.status, body: await res.json() };
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      return { status: 200, size: imageSize(bytes), bytes: bytes.length };
+    };
+    // A heavy photo (1600 px, grown past 512 KB) without a device-made preview.
+    const heavy = new Uint8Array([...makePng(1600, 1200), ...new Uint8Array(600 * 1024)]);
+    assert.ok(heavy.length > PREVIEW_MAX_BYTES);
+    const h = await uploaded(api, emp.h, { record: tx, file: heavy, name: "heavy.png" });
+    assert.equal(h.document.hasPreview, false);
+    assert.equal(h.receipt!.previewUrl, null);
+    assert.deepEqual(await dims(h.document.oid), {
+      status: 404,
+      body: { error: "no_preview", message: "This document has no preview" },
+    });
+    // Light in bytes but 2000 px wide: not a preview either (its pixels are checked).
+    const wide = await uploaded(api, emp.h, {
+      record: tx,
+      file: makePng(2000, 1500),
+      name: "w.png",
+    });
+    assert.equal((await dims(wide.document.oid)).status, 404);
+    // With its device-made preview, the preview is served (≤ 1024 px), not the original.
+    const withPv = await uploaded(api, emp.h, {
+      record: tx,
+      file: heavy,
+      name: "heavy2.png",
+      preview: makePng(1024, 683),
+    });
+    assert.ok(withPv.receipt!.previewUrl);
+    const served = await dims(withPv.document.oid);
+    assert.deepEqual(served.size, { width: 1024, height: 683 });
+    assert.ok(served.bytes! <= PREVIEW_MAX_BYTES);
+    // A small image is its own preview.
+    const small = await uploaded(api, emp.h, {
+      record: tx,
+      file: makePng(800, 600),
+      name: "s.png",
+    });
+    assert.deepEqual((await dims(small.document.oid)).size, { width: 800, height: 600 });
   }),
 );
 

@@ -16,6 +16,7 @@ import { createApp } from "../../server/app.ts";
 import { makeDeps } from "../../server/boot.ts";
 import { upstreamRequestHeaders } from "../../server/relay/headers.ts";
 import { upstreamUrl } from "../../server/relay/relay.ts";
+import { edgeCommentUploadUrl } from "../../server/relay/comment_upload.ts";
 import type { AppEnv, Deps } from "../../server/env.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 import { DEMO } from "../helpers.ts";
@@ -736,3 +737,89 @@ function rawPathOf(url: string): string {
   const start = url.indexOf("/", url.indexOf("://") + 3);
   return url.slice(start).split("?")[0];
 }
+
+Deno.test({
+  name:
+    "[relay] comment upload: the URL the upstream names is handed on as an edge path, and the POST reaches the upstream with spec §7's body",
+  ...opts,
+  fn: async () => {
+    const r = await relayed();
+    try {
+      const emp = await login(r.api, DEMO.employee);
+      const COMMENTS = "/bonita/scmapi/expense/pwaexpensecomments";
+      const UPLOAD = "/bonita/scmapi/comments/upload";
+      let named: unknown = `${r.upstreamUrl}${UPLOAD}`;
+      let received: { body: unknown; auth: string | null } | null = null;
+      // The fake upstream: names the URL in its comment list and takes the POST there.
+      r.intercept = (req) => {
+        const path = new URL(req.url).pathname;
+        if (path === COMMENTS) return Response.json({ comments: [], commentUploadUrl: named });
+        if (path !== UPLOAD || req.method !== "POST") return null;
+        const body = new ReadableStream<Uint8Array>({
+          async start(ctl) {
+            received = {
+              body: JSON.parse(await req.text()),
+              auth: req.headers.get("authorization"),
+            };
+            ctl.enqueue(new TextEncoder().encode(`{"status":"OK"}`));
+            ctl.close();
+          },
+        });
+        return new Response(body, { headers: { "content-type": "application/json" } });
+      };
+      const list = async () => {
+        const res = await fetch(`${r.edgeUrl}${COMMENTS}?oid=req-1`, { headers: emp.h });
+        assert.equal(res.status, 200);
+        return ((await res.json()) as { commentUploadUrl: string | null }).commentUploadUrl;
+      };
+      assert.equal(await list(), UPLOAD, "an edge path, not the upstream's address");
+      const sent = {
+        oid: "req-1",
+        entityType: "expense",
+        record: "req-1",
+        id: "R000001",
+        archive: false,
+        comment: "Taxi receipt follows",
+      };
+      const res = await fetch(`${r.edgeUrl}${UPLOAD}`, {
+        method: "POST",
+        headers: { ...emp.h, "content-type": "application/json" },
+        body: JSON.stringify(sent),
+      });
+      assert.equal(res.status, 200, await res.clone().text());
+      assert.deepEqual(await res.json(), { status: "OK" });
+      assert.deepEqual(received, { body: sent, auth: emp.h.authorization });
+      assert.equal(r.seen?.path, UPLOAD);
+
+      // Nothing off the relay's paths is handed on: the client then uses pwaaddcomment.
+      for (
+        const bad of [
+          "https://evil.example/bonita/scmapi/comments/upload",
+          `${r.upstreamUrl}/admin/secret`,
+          `${r.upstreamUrl}/bonita/../admin/secret`,
+          `${r.upstreamUrl}/bonita/%2e%2e/admin`,
+          `${r.upstreamUrl}/bonita/scmapi/comments/upload?to=x`,
+          "//evil.example/bonita/x",
+          "javascript:alert(1)",
+          42,
+        ]
+      ) {
+        named = bad;
+        assert.equal(await list(), null, String(bad));
+      }
+      named = "/bonita/scmapi/comments/upload";
+      assert.equal(await list(), UPLOAD, "a path is kept as it is");
+      // An upstream under a base path: its base is not part of the edge's path.
+      assert.equal(
+        edgeCommentUploadUrl("http://up.example/base/", "http://up.example/base/bonita/c/upload"),
+        "/bonita/c/upload",
+      );
+      assert.equal(
+        edgeCommentUploadUrl("http://up.example/base", "http://up.example/bonita/c"),
+        null,
+      );
+    } finally {
+      await r.close();
+    }
+  },
+});

@@ -202,6 +202,31 @@ export const CommentBody = z.object({
   archive: z.optional(z.boolean()),
   comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
 });
+/**
+ * spec §7 comment upload: POST to a URL the server supplies {oid, entityType 'expense',
+ * record, id, archive, comment}. Used when pwaexpensecomments names `commentUploadUrl`
+ * (an upstream in relay mode); otherwise comments go through pwaaddcomment.
+ */
+export const CommentUploadBody = z.object({
+  oid: Oid,
+  entityType: z.literal("expense"),
+  record: Oid,
+  id: z.string().check(z.maxLength(64)),
+  archive: z.boolean(),
+  comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
+});
+export type CommentUploadBody = z.infer<typeof CommentUploadBody>;
+
+/**
+ * The supplied comment upload URL as the client may call it: a plain path of our origin
+ * under /bonita/ (letters, digits, '_', '-', '/'; no dots, no query, no other origin), so
+ * it stays on the relay's paths and under the CSP. Anything else: null (not used).
+ */
+export function commentUploadPath(url: string | null | undefined): string | null {
+  if (!url || url.length > 200) return null;
+  return /^\/bonita(\/[A-Za-z0-9_-]+)+$/.test(url) ? url : null;
+}
+
 const RecordQuery = z.object({ record: Oid, archive: ArchiveParam });
 const OidQuery = z.object({ oid: Oid, archive: ArchiveParam });
 const OidBody = z.object({ oid: Oid, archive: z.optional(z.boolean()) });
@@ -340,7 +365,11 @@ export const requests = {
     path: `${E}/pwaexpensecomments`,
     auth: "bearer",
     query: OidQuery,
-    response: z.object({ comments: z.array(Comment) }),
+    response: z.object({
+      comments: z.array(Comment),
+      /** spec §7 comment upload: where comments go instead of pwaaddcomment (see above). */
+      commentUploadUrl: z.optional(z.nullable(z.string())),
+    }),
   }),
   addComment: endpoint({
     method: "POST",

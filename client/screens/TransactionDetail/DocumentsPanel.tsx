@@ -11,12 +11,12 @@ import {
 } from "../../actions/documents.ts";
 import { acceptList } from "../../actions/files.ts";
 import { DocumentPanel } from "../../components/DocumentPanel.tsx";
-import { FileView } from "../../components/FileView.tsx";
 import { Tabs } from "../../components/Tabs.tsx";
 import { t } from "../../i18n/index.ts";
 import { shortName } from "../../lib/file_display.ts";
 import { accounting, docPanel } from "../../state/receipts.ts";
 import { txDetail } from "../../state/transactions.ts";
+import { FileViewer } from "./FileViewer.tsx";
 
 /**
  * spec §2 Receipts document panel: the transaction's documents in the document panel, and
@@ -47,7 +47,7 @@ export function DocumentsBody() {
           />
         )
         : null}
-      {open ? <FileView {...open} /> : (
+      {open ? <FileViewer key={open.oid} file={open} /> : (
         <DocumentPanel
           documents={s.documents}
           loading={s.loading}
@@ -60,7 +60,13 @@ export function DocumentsBody() {
           onSecure={setSecure}
           onUpload={() => void uploadChosen()}
           onOpen={(d) =>
-            void openDocument({ oid: d.oid, name: d.documentName, mimeType: d.mimeType })}
+            openDocument({
+              oid: d.oid,
+              name: d.documentName,
+              mimeType: d.mimeType,
+              size: d.size,
+              hasPreview: d.hasPreview,
+            })}
           onDownload={(d) => void downloadDocument(d)}
           onDelete={removeDocument}
         />

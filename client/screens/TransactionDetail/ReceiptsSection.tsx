@@ -1,11 +1,9 @@
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { Receipt } from "../../api/contract/documents.ts";
 import type { Transaction } from "../../api/contract/transactions.ts";
 import { acceptList } from "../../actions/files.ts";
-import { messageOf } from "../../actions/messages.ts";
-import { attachReceipt, fileOf, openNote, removeReceipt } from "../../actions/receipts.ts";
-import { FileView } from "../../components/FileView.tsx";
+import { attachReceipt, openNote, removeReceipt } from "../../actions/receipts.ts";
 import { QueuedState } from "../../components/FailedWrites.tsx";
 import { ProgressBar } from "../../components/ProgressBar.tsx";
 import { t } from "../../i18n/index.ts";
@@ -13,40 +11,22 @@ import { shortName } from "../../lib/file_display.ts";
 import { queuedFor } from "../../state/outq.ts";
 import { accounting, receiptUpload, txReceipts } from "../../state/receipts.ts";
 import { working } from "../../state/session.ts";
-
-/** The bytes of one receipt, fetched with the token and kept in memory while shown. */
-function useReceiptFile(r: Receipt) {
-  const [file, setFile] = useState<
-    { url: string | null; data: ArrayBuffer | null; error: string | null }
-  >({ url: null, data: null, error: null });
-  useEffect(() => {
-    let alive = true;
-    let url: string | null = null;
-    setFile({ url: null, data: null, error: null });
-    fileOf(r.oid).then(async ({ blob }) => {
-      if (!alive) return;
-      if (r.type === "application/pdf") {
-        const data = await blob.arrayBuffer();
-        if (alive) setFile({ url: null, data, error: null });
-      } else {
-        url = URL.createObjectURL(blob);
-        setFile({ url, data: null, error: null });
-      }
-    }).catch((err) => alive && setFile({ url: null, data: null, error: messageOf(err) }));
-    return () => {
-      alive = false;
-      if (url) URL.revokeObjectURL(url);
-    };
-  }, [r.oid]);
-  return file;
-}
+import { FileViewer } from "./FileViewer.tsx";
 
 function ReceiptViewer(props: { receipt: Receipt }) {
-  const f = useReceiptFile(props.receipt);
+  const r = props.receipt;
   return (
     <figure className="receipt-view">
-      <FileView name={props.receipt.name} mimeType={props.receipt.mimeType} {...f} />
-      {props.receipt.note ? <figcaption>{props.receipt.note}</figcaption> : null}
+      <FileViewer
+        file={{
+          oid: r.oid,
+          name: r.name,
+          mimeType: r.mimeType,
+          size: r.size,
+          hasPreview: r.previewUrl !== null,
+        }}
+      />
+      {r.note ? <figcaption>{r.note}</figcaption> : null}
     </figure>
   );
 }
