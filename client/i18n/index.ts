@@ -20,7 +20,7 @@ export const locale = signal("en");
 export function t(key: TranslationKey, params?: Record<string, string | number>): string {
   const text = dictionary.value[key] ?? english[key];
   // Only a main-screen key asked for before any translation or the main chunk arrived.
-  return text === undefined ? "" : format(text, params);
+  return text === undefined ? "" : format(text, params, locale.value);
 }
 
 export function applyTranslation(translation: Record<string, string>, loc: string): void {
