@@ -51,6 +51,47 @@ async function chooseLanguage(p: Page, menu: string, options: string, lang: stri
   await settled(p);
 }
 
+/**
+ * Main labels (bottom nav, action bars, tabs) whose text is cut (wider than its box) or
+ * reaches past the 360 px screen.
+ */
+const cutLabels = (p: Page) =>
+  p.evaluate(() =>
+    [
+      ...document.querySelectorAll(
+        ".bottom-nav [role=tab], .action-bar button, .action-bar a, [role=tablist] [role=tab]",
+      ),
+    ].flatMap((e) => {
+      const el = e as HTMLElement;
+      const r = el.getBoundingClientRect();
+      if (!r.width) return [];
+      const inner = [el, ...el.querySelectorAll<HTMLElement>("*")];
+      // Elements holding the label's words (a badge or an icon box may overhang by design).
+      const words = inner.filter((x) =>
+        !/badge|glyph/.test(x.className) &&
+        [...x.childNodes].some((n) => n.nodeType === 3 && n.textContent!.trim())
+      );
+      const cut = words.filter((x) => x.scrollWidth > x.clientWidth + 1 && x.clientWidth > 0)
+        .map((x) => `${x.className}:${x.scrollWidth}>${x.clientWidth}`);
+      // A word broken across lines does not fit either: each word lies on one line.
+      for (const x of words) {
+        for (const n of x.childNodes) {
+          if (n.nodeType !== 3) continue;
+          for (const m of n.textContent!.matchAll(/\S+/g)) {
+            const range = document.createRange();
+            range.setStart(n, m.index!);
+            range.setEnd(n, m.index! + m[0].length);
+            const tops = new Set([...range.getClientRects()].map((q) => Math.round(q.top)));
+            if (tops.size > 1) cut.push(`'${m[0]}' broken`);
+          }
+        }
+      }
+      return cut.length || r.left < -1 || r.right > 361
+        ? [`${el.innerText} (${Math.round(r.width)}px) ${cut.join(" ")}`]
+        : [];
+    })
+  );
+
 const text = (p: Page, sel: string) =>
   p.$$eval(sel, (l) => l.map((e) => (e as HTMLElement).innerText).join("\n"));
 
@@ -161,6 +202,31 @@ for (const flavour of FLAVOURS) {
           await mainTab(p, "Solicitudes");
           await waitText(p, "2345,60\u00a0€"); // Spanish: no group mark in 4-digit numbers
           assert.match(await text(p, ".request-row"), /\d\d\/\d\d\/\d{4}/);
+
+          // Every main label fits at 360 px in all four languages (nothing cut or pushed out).
+          const langs = [
+            // Name, code; then Menu and Options in the language before, Back in the new one.
+            ["Español", "es", "", "", ""],
+            ["English", "en", "Abrir el menú", "Opciones", "Back"],
+            ["Français", "fr", "Open menu", "Options", "Retour"],
+            ["Deutsch", "de", "Ouvrir le menu", "Options", "Zurück"],
+          ];
+          for (const [name, code, menu, options, back] of langs) {
+            if (code !== "es") await chooseLanguage(p, menu, options, [name, code, back]);
+            for (
+              const tab of await p.$$eval(".bottom-nav [role=tab]", (l) => l.length)
+                ? [0, 1, 2]
+                : []
+            ) {
+              await p.evaluate(
+                (i) =>
+                  (document.querySelectorAll(".bottom-nav [role=tab]")[i] as HTMLElement).click(),
+                tab,
+              );
+              await settled(p);
+              assert.deepEqual(await cutLabels(p), [], `${code}, tab ${tab}`);
+            }
+          }
         });
       } finally {
         await env.close();
