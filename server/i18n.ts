@@ -32,5 +32,5 @@ export async function dictionary(locale: string): Promise<Dict> {
 export async function translate(locale: string) {
   const d = await dictionary(locale);
   return (key: TranslationKey, params?: Record<string, string | number>) =>
-    format(d[key] ?? en[key], params);
+    format(d[key] ?? en[key], params, pickLocale(locale));
 }

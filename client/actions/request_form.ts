@@ -2,8 +2,9 @@ import type { ExpenseRequest } from "../api/contract/requests.ts";
 import { requests as api } from "../api/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
 import { locale, t, type TranslationKey } from "../i18n/index.ts";
+import { formatMoney } from "../i18n/display.ts";
 import { budgetTotal, generateBudget } from "../lib/budget.ts";
-import { formatMoney, parseAmount } from "../lib/money.ts";
+import { parseAmount } from "../lib/money.ts";
 import {
   checkCreateFields,
   checkEdit,

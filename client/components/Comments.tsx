@@ -2,7 +2,7 @@ import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { Comment } from "../api/contract/requests.ts";
 import { t } from "../i18n/index.ts";
-import { shortDateTime } from "../lib/dates.ts";
+import { shortDateTime } from "../i18n/display.ts";
 import type { OutqView } from "../state/outq.ts";
 import { working } from "../state/session.ts";
 import { QueuedState } from "./FailedWrites.tsx";

@@ -1,6 +1,8 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { locale, t } from "../i18n/index.ts";
+import { t } from "../i18n/index.ts";
+import { formatLocale } from "../i18n/display.ts";
+import { calendarWords } from "../lib/intl.ts";
 import { isIsoDay, isoDay } from "../lib/dates.ts";
 
 /** spec §2 reusable date-picker panel: one month at a time, days as buttons, in UTC. */
@@ -15,14 +17,10 @@ export function DatePicker(props: { value: string; onPick: (isoDay: string) => v
   const days = new Date(Date.UTC(month.y, month.m + 1, 0)).getUTCDate();
   // Weeks start on Monday.
   const lead = (first.getUTCDay() + 6) % 7;
-  const loc = locale.value;
-  const title = new Intl.DateTimeFormat(loc, { month: "long", year: "numeric", timeZone: "UTC" })
-    .format(first);
-  const dayName = new Intl.DateTimeFormat(loc, { dateStyle: "full", timeZone: "UTC" });
-  const weekdays = [...Array(7)].map((_, i) =>
-    new Intl.DateTimeFormat(loc, { weekday: "narrow", timeZone: "UTC" })
-      .format(new Date(Date.UTC(2024, 0, 1 + i)))
-  );
+  const words = calendarWords(formatLocale());
+  const title = words.month(first.getTime());
+  const dayName = { format: (d: Date) => words.day(d.getTime()) };
+  const weekdays = [...Array(7)].map((_, i) => words.weekday(Date.UTC(2024, 0, 1 + i)));
   const shift = (n: number) => {
     const d = new Date(Date.UTC(month.y, month.m + n, 1));
     setMonth({ y: d.getUTCFullYear(), m: d.getUTCMonth() });

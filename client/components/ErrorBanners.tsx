@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
 import { transactionAttention } from "../state/session.ts";
-import { bannerFix, banners, removeBanner } from "../state/ui.ts";
+import { bannerFix, banners, bannerText, removeBanner } from "../state/ui.ts";
 
 /**
  * spec §2: error banners, a list of messages each with a remove button. They sit in the
@@ -40,12 +40,12 @@ export function ErrorBanners() {
       <ul className="banner-list" aria-label={t("errors.title")}>
         {list.map((b) => (
           <li key={b.id} className="banner">
-            <span>{b.message}</span>
+            <span>{bannerText(b)}</span>
             {b.fix && bannerFix.value ? bannerFix.value(b.fix) : null}
             <button
               type="button"
               className="icon-button"
-              aria-label={t("errors.remove", { message: b.message })}
+              aria-label={t("errors.remove", { message: bannerText(b) })}
               onClick={() => removeBanner(b.id)}
             >
               ×

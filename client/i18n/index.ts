@@ -20,7 +20,20 @@ export const locale = signal("en");
 export function t(key: TranslationKey, params?: Record<string, string | number>): string {
   const text = dictionary.value[key] ?? english[key];
   // Only a main-screen key asked for before any translation or the main chunk arrived.
-  return text === undefined ? "" : format(text, params);
+  const out = text === undefined ? "" : format(text, params, locale.value);
+  last = [out, key, params];
+  return out;
+}
+
+type Params = Record<string, string | number> | undefined;
+let last: [string, TranslationKey, Params] | undefined;
+
+/**
+ * The key and params the text `t()` returned last came from, when `text` is it: a banner
+ * raised with `pushBanner(t(…))` keeps them and is translated again after a language switch.
+ */
+export function sourceOf(text: string): [TranslationKey, Params] | undefined {
+  return last?.[0] === text ? [last[1], last[2]] : undefined;
 }
 
 export function applyTranslation(translation: Record<string, string>, loc: string): void {

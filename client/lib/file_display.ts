@@ -1,5 +1,6 @@
 // How files are named and sized on screen (spec §5 Upload: filenames truncated to 22
 // characters with an ellipsis; sizes in MB above 1 MB, otherwise kB; spec §9 filename 22).
+import { formatNumber } from "./intl.ts";
 
 /** spec §9: file names show at most 22 characters. */
 export const FILENAME_MAX = 22;
@@ -15,8 +16,8 @@ const MB = 1024 * 1024;
 /** spec §5: '2.4 MB' above 1 MB, else '312 kB' (at least 1 kB for a non-empty file). */
 export function sizeText(bytes: number, locale = "en"): string {
   if (bytes > MB) {
-    return `${(bytes / MB).toLocaleString(locale, { maximumFractionDigits: 1 })} MB`;
+    return `${formatNumber(bytes / MB, "1.0-1", locale)} MB`;
   }
   const kb = bytes === 0 ? 0 : Math.max(1, Math.round(bytes / 1024));
-  return `${kb.toLocaleString(locale)} kB`;
+  return `${formatNumber(kb, "1.0-0", locale)} kB`;
 }

@@ -1,6 +1,8 @@
 /**
- * Money as the app shows and checks it (spec §9). Amounts travel as numbers with at most
- * two decimals; sums are done in integer cents so 0.1 + 0.2 never shows as 0.30000000000000004.
+ * Money as the app checks it (spec §9). Amounts travel as numbers with at most two decimals;
+ * sums are done in integer cents so 0.1 + 0.2 never shows as 0.30000000000000004. How an
+ * amount is shown (Intl, the person's locale) is client/lib/intl.ts: this file stays small,
+ * it is part of the PIN pad's first load.
  */
 
 /** spec §9: amounts over 10000 get the large-amount style. */
@@ -48,32 +50,6 @@ export function sumAmounts(amounts: readonly number[]): number {
 export function isMoney(amount: number): boolean {
   return Number.isFinite(amount) && amount >= 0 &&
     Math.abs(amount * 100 - Math.round(amount * 100)) < 1e-6;
-}
-
-function group(int: string, sep: string): string {
-  return int.replace(/\B(?=(\d{3})+(?!\d))/g, sep);
-}
-
-/**
- * Angular-style digit info 'minInt.minFrac-maxFrac' (spec §9: amounts '1.2-2', whole
- * numbers such as months '2.0-0'), with the locale's grouping and decimal marks.
- */
-export function formatNumber(value: number, digits = "1.2-2", locale = "en"): string {
-  const m = /^(\d+)\.(\d+)-(\d+)$/.exec(digits);
-  if (!m) throw new Error(`bad digit info ${digits}`);
-  const [minInt, minFrac, maxFrac] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const neg = value < 0;
-  let [int, frac = ""] = Math.abs(value).toFixed(maxFrac).split(".");
-  while (frac.length > minFrac && frac.endsWith("0")) frac = frac.slice(0, -1);
-  int = int.padStart(minInt, "0");
-  const fr = locale.startsWith("fr");
-  const out = group(int, fr ? "\u202f" : ",") + (frac ? (fr ? "," : ".") + frac : "");
-  return neg ? `-${out}` : out;
-}
-
-/** An amount with its currency: '1,234.50 €' (symbol after, as the original app shows it). */
-export function formatMoney(amount: number, currency?: string | null, locale = "en"): string {
-  return `${formatNumber(amount, "1.2-2", locale)} ${currencySymbol(currency)}`;
 }
 
 /** The server's split of an amount (spec §3 fullamount / fractionamount): '1234' and '50'. */

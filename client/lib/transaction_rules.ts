@@ -49,6 +49,43 @@ export function refusedAbbreviation(reason: string | null | undefined): string {
   return cutReason(reason);
 }
 
+/** What a refused reason says, for its translated label and sentence (spec §8's abbreviations). */
+export type RefusedKind =
+  | "cvc"
+  | "mcc"
+  | "exceedsMax"
+  | "exceededMax"
+  | "verification"
+  | "threeDSecure"
+  | "authentication"
+  | "invalidCard"
+  | "invalidCurrency"
+  | "invalid";
+
+const KIND_OF: Record<(typeof ABBREVIATIONS)[number], RefusedKind> = {
+  CVC: "cvc",
+  MCC: "mcc",
+  "Exceeds maximum": "exceedsMax",
+  "Exceeded maximum": "exceededMax",
+  Verification: "verification",
+  "3Dsecure": "threeDSecure",
+  Authentication: "authentication",
+};
+
+/**
+ * spec §8: which abbreviation a refused reason has (the same order as refusedAbbreviation),
+ * Invalid split by what is invalid; null for a reason the spec does not name (shown as is).
+ */
+export function refusedKind(reason: string | null | undefined): RefusedKind | null {
+  if (!reason) return null;
+  for (const a of ABBREVIATIONS) if (reason.includes(a)) return KIND_OF[a];
+  if (!reason.includes("Invalid")) return null;
+  const head = reason.split("/")[0];
+  if (/card/i.test(head)) return "invalidCard";
+  if (/currency/i.test(head)) return "invalidCurrency";
+  return "invalid";
+}
+
 /** spec §9: the full refused reason as the detail shows it, 130 characters at most. */
 export function cutReason(reason: string | null | undefined): string {
   return (reason ?? "").slice(0, REFUSED_REASON_MAX);

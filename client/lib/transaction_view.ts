@@ -1,34 +1,35 @@
 /**
- * How the Transactions tab arranges card transactions (spec §2 Transactions, §9 groups and
- * UTC dates): groups by age, the search, the amounts shown. Pure: tested in tests/unit.
+ * How the Transactions tab arranges card transactions (spec §2 Transactions, §9 groups): groups
+ * by age in the zone the times are shown in, the search, the amounts shown. Pure: tested in
+ * tests/unit.
  */
 import type { TransactionRow } from "../api/contract/transactions.ts";
 import { minorDigits } from "./currency_units.ts";
-import { formatMoney } from "./money.ts";
+import { dayNumber, formatMoney } from "./intl.ts";
 import { TX_STATUS } from "./transaction_rules.ts";
 
 /** spec §2: the tab's groups, in the order shown. */
 export type TxGroup = "today" | "yesterday" | "lastWeek" | "older";
 export const TX_GROUPS: readonly TxGroup[] = ["today", "yesterday", "lastWeek", "older"];
 
-const DAY = 86_400_000;
 /** spec §9 'last week (older than 7 days)': past 7 days the group is Older. */
 export const LAST_WEEK_DAYS = 7;
 
-/** Whole UTC calendar days between two instants (0: same UTC day). */
-export function utcDaysBetween(earlier: number, later: number): number {
-  return Math.floor(later / DAY) - Math.floor(earlier / DAY);
+/** Whole calendar days in `timeZone` between two instants (0: same day there). */
+export function daysBetween(earlier: number, later: number, timeZone = "UTC"): number {
+  return dayNumber(later, timeZone) - dayNumber(earlier, timeZone);
 }
 
 /**
- * spec §2/§9 groups, by UTC calendar day: the same day is Today, the day before Yesterday,
+ * spec §2/§9 groups, by calendar day in `timeZone` (the zone the times are shown in, so a
+ * purchase at 00:30 local time is Today): the same day is Today, the day before Yesterday,
  * 2 to 7 days back Last week, and older than 7 days Older. A date ahead of `now` (a clock a
  * little behind the issuer's) counts as today; an unreadable one as older.
  */
-export function txGroup(createdIso: string, now: number): TxGroup {
+export function txGroup(createdIso: string, now: number, timeZone = "UTC"): TxGroup {
   const at = Date.parse(createdIso);
   if (Number.isNaN(at)) return "older";
-  const days = utcDaysBetween(at, now);
+  const days = daysBetween(at, now, timeZone);
   if (days <= 0) return "today";
   if (days === 1) return "yesterday";
   if (days <= LAST_WEEK_DAYS) return "lastWeek";
@@ -103,12 +104,13 @@ export interface TxSection<R> {
  * groups left out). When some rows match by their own fields (merchant, amount), only those
  * are shown: "hotel" finds the hotel, not every purchase of a card whose purpose names a
  * hotel; the purpose is searched when nothing else matches. One pass over the rows, one
- * sort: 5,000 rows stay well under a frame.
+ * sort: 5,000 rows stay well under a frame. Days are counted in `timeZone`.
  */
 export function groupTransactions<R extends TransactionRow>(
   rows: readonly R[],
   query: string,
   now: number,
+  timeZone = "UTC",
 ): TxSection<R>[] {
   const buckets: Record<TxGroup, { at: number; row: R }[]> = {
     today: [],
@@ -119,7 +121,7 @@ export function groupTransactions<R extends TransactionRow>(
   // Purpose-only matches wait aside, used only when no row matches by its own fields.
   const byPurpose: R[] = [];
   const put = (row: R) =>
-    buckets[txGroup(row.transactionCreateDate, now)].push({
+    buckets[txGroup(row.transactionCreateDate, now, timeZone)].push({
       at: Date.parse(row.transactionCreateDate) || 0,
       row,
     });
@@ -150,19 +152,11 @@ export function amountDisplay(
   const amount = formatMoney(r.monetaryAmount, r.pricingCurrency, locale);
   const differs = r.originalCurrency !== r.pricingCurrency ||
     r.displayMonetaryAmount !== r.monetaryAmount;
+  // The merchant's amount keeps its currency's own digits (JPY none, KWD three): intl.ts.
   return {
     amount,
-    original: differs ? formatOriginal(r.displayMonetaryAmount, r.originalCurrency, locale) : null,
+    original: differs ? formatMoney(r.displayMonetaryAmount, r.originalCurrency, locale) : null,
   };
-}
-
-/** The merchant's amount with its currency's own digits (JPY none, KWD three). */
-function formatOriginal(amount: number, currency: string, locale: string): string {
-  const d = minorDigits(currency);
-  if (d === 2) return formatMoney(amount, currency, locale);
-  const s = amount.toFixed(d);
-  const text = locale.startsWith("fr") ? s.replace(".", ",") : s;
-  return `${text} ${currency}`;
 }
 
 /** spec §2 receipt-count indicator: shown when receipts exist. */

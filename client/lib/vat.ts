@@ -1,3 +1,4 @@
+import { inputNumber } from "./intl.ts";
 import { minorDigits } from "./currency_units.ts";
 
 // VAT on card transactions (spec §4 VAT flag and lines, §5 VAT panel, §9 VAT lines up to 3,
@@ -42,9 +43,13 @@ export function vatAmount(amount: number, percentage: number, currency: string):
   return vatMinor(Math.round(amount * scale), percentage) / scale;
 }
 
-/** The text of a VAT amount in its input: fixed decimals of the currency (spec §9 ≤ 6 chars). */
+/**
+ * The draft's text of a VAT amount: fixed decimals of the currency in the machine form
+ * ('12.50', spec §9 ≤ 6 chars) that the save reads; the input shows it in the locale's marks
+ * (client/i18n/display.ts inputAmount).
+ */
 export function vatAmountText(amount: number | null, currency: string): string {
-  return amount === null ? "" : amount.toFixed(minorDigits(currency));
+  return amount === null ? "" : inputNumber(amount, minorDigits(currency), "en");
 }
 
 /** One VAT line as the panel and pwaupdatereviewedtransactions carry it. */

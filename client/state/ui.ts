@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { signal } from "@preact/signals-react";
+import { sourceOf, t, type TranslationKey } from "../i18n/index.ts";
 
 /** spec §2: error banners, a list of messages each with a remove button. */
 export interface Banner {
@@ -10,6 +11,8 @@ export interface Banner {
    * receipt) opens the first transaction concerned, and the banner goes when none is left.
    */
   fix?: "receipt";
+  /** The translation the message came from: shown again in the language chosen later. */
+  source?: [TranslationKey, Record<string, string | number> | undefined];
 }
 export const banners = signal<Banner[]>([]);
 let nextBanner = 1;
@@ -20,14 +23,21 @@ let nextBanner = 1;
  */
 export const bannerFix = signal<((fix: NonNullable<Banner["fix"]>) => ReactNode) | null>(null);
 
+/** A banner's text in the language shown now (a server's message stays as it came). */
+export const bannerText = (b: Banner) => b.source ? t(...b.source) : b.message;
+
 export function pushBanner(message: string, fix?: Banner["fix"]): void {
-  if (banners.value.some((b) => b.message === message)) return;
-  banners.value = [...banners.value, { id: nextBanner++, message, ...(fix ? { fix } : {}) }];
+  const source = sourceOf(message);
+  if (banners.value.some((b) => bannerText(b) === message)) return;
+  banners.value = [
+    ...banners.value,
+    { id: nextBanner++, message, ...(fix ? { fix } : {}), ...(source ? { source } : {}) },
+  ];
 }
 /** Removes the banners showing any of these messages (they no longer hold). */
 export function dropBanners(messages: string[]): void {
-  if (banners.value.some((b) => messages.includes(b.message))) {
-    banners.value = banners.value.filter((b) => !messages.includes(b.message));
+  if (banners.value.some((b) => messages.includes(bannerText(b)))) {
+    banners.value = banners.value.filter((b) => !messages.includes(bannerText(b)));
   }
 }
 export function removeBanner(id: number): void {

@@ -1,6 +1,5 @@
-import { formatMoney } from "../../client/lib/money.ts";
+import { formatDay, formatMoney } from "../../client/lib/intl.ts";
 import { fromMinor } from "../../client/lib/currency_units.ts";
-import { shortDate } from "../../client/lib/dates.ts";
 import { cutReason, TX_STATUS } from "../../client/lib/transaction_rules.ts";
 import { type PushKind, pushLink, type PushPayload, pushTag } from "../../client/lib/push_links.ts";
 import type { DomainEvent } from "../domain/events.ts";
@@ -161,7 +160,7 @@ export async function overdueNotice(
       body: t("push.overdue.body", {
         amount: amountOf(tx, locale),
         merchant: tx.merchantname,
-        date: shortDate(dueAt, locale),
+        date: formatDay(dueAt, locale),
       }),
     },
     "low",

@@ -154,7 +154,7 @@ for (const flavour of FLAVOURS) {
           for (
             const s of [
               "New",
-              "320.50 €",
+              "€320.50",
               "Travel: Client visit in Lyon [320.50 EUR]",
               "R000001",
               "Emma Laurent",

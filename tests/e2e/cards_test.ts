@@ -218,7 +218,7 @@ for (const flavour of FLAVOURS) {
           for (
             const s of [
               "Available",
-              "320.50 €",
+              "€320.50",
               "Allocated",
               "Active until",
               "Validity",

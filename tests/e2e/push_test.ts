@@ -148,7 +148,7 @@ for (const flavour of FLAVOURS) {
         const sw = await serviceWorker(env, ctx);
         const txPush = {
           title: "Card payment authorised",
-          body: "42.50 € at Boulangerie Paul",
+          body: "€42.50 at Boulangerie Paul",
           url: pushLink("transaction", tx),
           tag: pushTag("transaction", tx),
         };
@@ -165,7 +165,7 @@ for (const flavour of FLAVOURS) {
           return l.length ? l : null;
         });
         assert.equal(shown.title, "Card payment authorised");
-        assert.equal(shown.body, "42.50 € at Boulangerie Paul");
+        assert.equal(shown.body, "€42.50 at Boulangerie Paul");
         assert.equal(shown.tag, `transaction:${tx}`);
         assert.equal(shown.data.url, `${env.url}/?open=transaction:${tx}`);
         // Its click closes it and opens the app on that transaction, in a new window.
@@ -206,7 +206,7 @@ for (const flavour of FLAVOURS) {
           await p.locator("::-p-aria(Dismiss notification: Request approved)").click();
           await p.waitForSelector(".push-banner", { hidden: true });
           // …and tapping it opens the item.
-          await sw.deliver({ ...txPush, title: "Card payment refused", body: "20.00 € refused" });
+          await sw.deliver({ ...txPush, title: "Card payment refused", body: "€20.00 refused" });
           await p.locator(".push-banner-open").click();
           await waitInTopPanel(p, "Boulangerie Paul");
           assert.equal(await p.$(".push-banner"), null);

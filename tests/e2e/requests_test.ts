@@ -52,7 +52,7 @@ for (const flavour of FLAVOURS) {
           await panelsClosed(p);
           // The list is read again after the notice (a write, then a read): wait for the row.
           await waitRows(p, 1);
-          assert.match((await rowTexts(p))[0], /Sales[\s\S]*Client visit in Lyon[\s\S]*320\.50 €/);
+          assert.match((await rowTexts(p))[0], /Sales[\s\S]*Client visit in Lyon[\s\S]*€320\.50/);
           await expectAccessible(p, "requests");
 
           // Monthly budget request on a recurring type: the amount comes from the budget.
@@ -80,9 +80,9 @@ for (const flavour of FLAVOURS) {
           const feb = new Date(Date.UTC(year, 2, 0)).getUTCDate();
           await waitText(p, `02/${feb}/${year}`);
           await waitText(p, `04/30/${year}`.replace("04/30", "03/31"));
-          await waitText(p, "Total 149.70 €");
+          await waitText(p, "Total €149.70");
           await tap(p, "Add");
-          await waitText(p, "3 occurrences, total 149.70 €");
+          await waitText(p, "3 occurrences, total €149.70");
           await fill(p, "Purpose", "Design tool licence");
           await tap(p, "Submit");
           await confirmYes(p, "Submit this request for approval?");

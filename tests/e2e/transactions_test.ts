@@ -25,7 +25,7 @@ import {
 } from "./panels.ts";
 import { expectAccessible } from "./a11y.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
-import { formatMoney } from "../../client/lib/money.ts";
+import { formatMoney } from "../../client/lib/intl.ts";
 
 const EMPLOYEE = "employee@demo.example";
 
@@ -118,13 +118,13 @@ for (const flavour of FLAVOURS) {
           await waitText(p, "Boulangerie Paul");
           const today = await groupRows(p, "Today");
           assert.equal(today.length, 3, today.join("\n"));
-          assert.ok(today.some((r) => r.includes("Boulangerie Paul") && r.includes("42.50 €")));
+          assert.ok(today.some((r) => r.includes("Boulangerie Paul") && r.includes("€42.50")));
           assert.equal(await p.$$eval(".tx-receipts", (l) => l.length), 0);
-          // spec §8: the refused one shows its abbreviation.
+          // spec §8: the refused one shows its abbreviation (MCC), translated.
           const casino = today.find((r) => r.includes("Casino Royal"))!;
-          assert.match(casino, /\bMCC\b/);
+          assert.match(casino, /Shop type blocked/);
           // The merchant's amount beside the card's when the currencies differ.
-          assert.ok(today.find((r) => r.includes("Yellow Cab"))!.includes("100.00 $"));
+          assert.ok(today.find((r) => r.includes("Yellow Cab"))!.includes("$100.00"));
           await expectAccessible(p, "transactions");
 
           // Search: a merchant, case and accents aside; then everything again.

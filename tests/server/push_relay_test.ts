@@ -282,7 +282,7 @@ Deno.test("[push relay] end to end: a request decided on the upstream reaches th
     const got = t.rx.to("employee");
     assert.equal(got.length, 1, t.logs.join("\n"));
     assert.equal(got[0].payload.title, "Request approved");
-    assert.equal(got[0].payload.body, "Taxi to the airport (80.00 €) was approved");
+    assert.equal(got[0].payload.body, "Taxi to the airport (€80.00) was approved");
     assert.equal(got[0].payload.url, `/?open=request:${req.oid}`);
     assert.equal(got[0].claims.sub, SUBJECT, "signed with the edge's VAPID keys");
     assert.deepEqual(t.rx.errors, []);

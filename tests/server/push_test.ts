@@ -231,7 +231,7 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
     assert.deepEqual(titles(rx), { approver: ["Approval needed"], delegate: ["Approval needed"] });
     const first = rx.to("approver")[0].payload;
     const author = await fullName(api, "employee");
-    assert.equal(first.body, `${author} asks for 300.00 €: Team offsite in Lyon`);
+    assert.equal(first.body, `${author} asks for €300.00: Team offsite in Lyon`);
     assert.equal(first.url, `/?open=approval:${big.approvalOid}`);
     assert.equal(first.tag, `approval:${big.approvalOid}`);
     for (const d of rx.deliveries) {
@@ -255,7 +255,7 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
     const fr = rx.to("director")[0].payload;
     assert.equal(
       fr.body,
-      `${author} demande 300,00 €${NBSP}: Team offsite in Lyon`,
+      `${author} demande 300,00${NBSP}€${NBSP}: Team offsite in Lyon`,
     );
 
     seen = rx.deliveries.length;
@@ -268,7 +268,7 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
     await t.idle();
     assert.deepEqual(titles(rx, seen), { employee: ["Request approved"] });
     const ok = rx.to("employee")[0].payload;
-    assert.equal(ok.body, "Team offsite in Lyon (300.00 €) was approved");
+    assert.equal(ok.body, "Team offsite in Lyon (€300.00) was approved");
     assert.equal(ok.url, `/?open=request:${big.oid}`);
 
     // A rejection with the approver's note.
@@ -291,7 +291,7 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
     assert.deepEqual(titles(rx, seen), { employee: ["Request rejected"] });
     assert.equal(
       rx.to("employee").at(-1)!.payload.body,
-      "Taxi (80.00 €) was rejected\nNote: Take the tram",
+      "Taxi (€80.00) was rejected\nNote: Take the tram",
     );
     assert.deepEqual(rx.errors, []);
   } finally {
@@ -317,7 +317,7 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     await t.idle();
     assert.deepEqual(titles(rx, seen), { employee: ["Card payment authorised"] });
     const p = rx.to("employee").at(-1)!;
-    assert.equal(p.payload.body, "10.00 € at Café de la Gare");
+    assert.equal(p.payload.body, "€10.00 at Café de la Gare");
     assert.equal(p.payload.url, `/?open=transaction:${ok.transactionOid}`);
 
     seen = rx.deliveries.length;
@@ -326,7 +326,7 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     await t.idle();
     assert.deepEqual(titles(rx, seen), { employee: ["Card payment refused"] });
     const r = rx.to("employee").at(-1)!;
-    assert.equal(r.payload.body, `5,000.00 € at Café de la Gare refused: ${no.refusedReason}`);
+    assert.equal(r.payload.body, `€5,000.00 at Café de la Gare refused: ${no.refusedReason}`);
     assert.equal(r.urgency, "high");
     assert.equal(r.payload.tag, `transaction:${no.transactionOid}`);
 
@@ -339,7 +339,7 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     assert.deepEqual(titles(rx, seen), { employee: ["Receipt overdue"] });
     assert.match(
       rx.to("employee").at(-1)!.payload.body,
-      /^Add the receipt for 10\.00 € at Café de la Gare: it was due on \d\d\/\d\d\/\d{4}$/,
+      /^Add the receipt for €10\.00 at Café de la Gare: it was due on \d\d\/\d\d\/\d{4}$/,
     );
     assert.equal(rx.to("employee").at(-1)!.payload.url, `/?open=transaction:${ok.transactionOid}`);
     // Once per transaction.

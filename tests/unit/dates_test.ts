@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isIsoDay, isoDay, shortDate, shortDateTime } from "../../client/lib/dates.ts";
+import { isIsoDay, isoDay } from "../../client/lib/dates.ts";
 
 const utc = (y: number, m: number, d: number, h = 0, mi = 0, s = 0) =>
   Date.UTC(y, m - 1, d, h, mi, s);
@@ -72,41 +72,4 @@ Deno.test("[dates] isIsoDay refuses anything not written YYYY-MM-DD", () => {
   ) {
     assert.equal(isIsoDay(s), false, JSON.stringify(s));
   }
-});
-
-Deno.test("[dates] shortDate is MM/dd/yyyy in English, in UTC", () => {
-  assert.equal(shortDate(utc(2025, 3, 7)), "03/07/2025");
-  assert.equal(shortDate(utc(2025, 3, 7), "en"), "03/07/2025");
-  assert.equal(shortDate(utc(2025, 12, 31, 23, 59)), "12/31/2025");
-  assert.equal(shortDate(utc(2026, 1, 1, 0, 0)), "01/01/2026");
-});
-
-Deno.test("[dates] shortDate is dd/MM/yyyy in French, in UTC", () => {
-  assert.equal(shortDate(utc(2025, 3, 7), "fr"), "07/03/2025");
-  assert.equal(shortDate(utc(2025, 12, 31, 23, 59), "fr"), "31/12/2025");
-  assert.equal(shortDate(utc(2025, 3, 7), "fr-FR"), "07/03/2025");
-});
-
-Deno.test("[dates] shortDate reads a YYYY-MM-DD day without any time-zone shift", () => {
-  assert.equal(shortDate("2025-03-07"), "03/07/2025");
-  assert.equal(shortDate("2025-03-07", "fr"), "07/03/2025");
-  assert.equal(shortDate("2028-02-29"), "02/29/2028");
-  assert.equal(shortDate("2025-12-31"), "12/31/2025");
-  assert.equal(shortDate("2026-01-01", "fr"), "01/01/2026");
-});
-
-Deno.test("[dates] shortDate of an ISO timestamp string uses its calendar day", () => {
-  assert.equal(shortDate("2025-03-07T23:30:00Z"), "03/07/2025");
-});
-
-Deno.test("[dates] shortDateTime is MM/dd HH:mm in UTC with a 24-hour clock", () => {
-  assert.equal(shortDateTime(utc(2025, 3, 7, 9, 5)), "03/07 09:05");
-  assert.equal(shortDateTime(utc(2025, 3, 7, 14, 30)), "03/07 14:30");
-  assert.equal(shortDateTime(utc(2025, 12, 31, 23, 59, 59)), "12/31 23:59");
-  assert.equal(shortDateTime(utc(2026, 1, 1, 0, 0)), "01/01 00:00");
-  assert.equal(shortDateTime(0), "01/01 00:00");
-});
-
-Deno.test("[dates] shortDateTime drops the seconds instead of rounding them", () => {
-  assert.equal(shortDateTime(utc(2025, 6, 15, 10, 20, 59) + 999), "06/15 10:20");
 });

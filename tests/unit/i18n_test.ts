@@ -67,7 +67,7 @@ const TRANSLATIONS: Record<string, Record<Key, string>> = { fr, de, es };
 const NBSP = "\u00a0";
 
 function placeholders(text: string): string[] {
-  return [...new Set([...text.matchAll(/\{(\w+)\}/g)].map((m) => m[1]))].sort();
+  return [...new Set([...text.matchAll(/\{(\w+)(?:\}|, plural,)/g)].map((m) => m[1]))].sort();
 }
 
 for (const [lang, dict] of Object.entries(TRANSLATIONS)) {
@@ -199,4 +199,62 @@ Deno.test("[i18n] pickLocale and dictionary serve en, fr, de and es", async () =
   assert.equal(await dictionary("es"), es);
   assert.equal(await dictionary("it"), en);
   assert.equal((await dictionary("fr"))["lost.noPrevious"], "Aucune activation précédente trouvée");
+});
+
+const ALL: Record<string, Record<Key, string>> = { en, fr, de, es };
+const PLURAL = /\{(\w+), plural,/g;
+
+Deno.test("[i18n] every plural key gives each form its language needs, for 0, 1, 2 and 5", () => {
+  let checked = 0;
+  for (const [lang, dict] of Object.entries(ALL)) {
+    const rules = new Intl.PluralRules(lang);
+    const categories = rules.resolvedOptions().pluralCategories;
+    for (const [key, text] of Object.entries(dict)) {
+      const names = [...text.matchAll(PLURAL)].map((m) => m[1]);
+      if (!names.length) continue;
+      for (const c of categories) {
+        assert.ok(text.includes(` ${c} {`), `${lang} ${key} lacks the '${c}' form`);
+      }
+      for (const n of [0, 1, 2, 5]) {
+        const params: Record<string, string | number> = { total: "€1.00" };
+        for (const name of names) params[name] = n;
+        const out = format(text, params, lang);
+        assert.ok(!/[{}#]/.test(out), `${lang} ${key} (${n}) left a mark: ${out}`);
+        assert.ok(out.includes(String(n)), `${lang} ${key} (${n}) lost the number: ${out}`);
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 4 * 4 * 5, `only ${checked} plural texts checked`);
+});
+
+Deno.test("[i18n] no '1 receipts': counted nouns follow the number", () => {
+  assert.equal(format(en["tx.receipts"], { count: 1 }, "en"), "1 receipt");
+  assert.equal(format(en["tx.receipts"], { count: 2 }, "en"), "2 receipts");
+  assert.equal(format(en["tx.found"], { count: 1 }, "en"), "1 transaction found");
+  assert.equal(format(de["tx.receipts"], { count: 1 }, "de"), "1 Beleg");
+  assert.equal(format(de["tx.receipts"], { count: 5 }, "de"), "5 Belege");
+  assert.equal(format(es["tx.found"], { count: 1 }, "es"), "1 transacción encontrada");
+  assert.equal(format(fr["tx.receipts"], { count: 0 }, "fr"), "0 justificatif");
+  assert.equal(
+    format(fr["tx.receipts"], { count: 1_000_000 }, "fr"),
+    "1\u202f000\u202f000 de justificatifs",
+  );
+  assert.equal(format(en["pin.attemptsLeft"], { count: 1 }, "en"), "Wrong PIN. 1 attempt left");
+  // A count written before an English plural noun without a plural form is the bug itself.
+  // (Limits such as {max} characters or a PIN's {length} are never one.)
+  for (const [key, text] of Object.entries(en)) {
+    assert.ok(
+      !/\{(count|days)\} [a-z]+s\b/.test(text),
+      `${key} counts a noun without a plural form`,
+    );
+  }
+});
+
+Deno.test("[i18n] format: an exact '=0' form wins, a missing category falls back to other", () => {
+  const text = "{n, plural, =0 {none} one {# item} other {# items}} for {who}";
+  assert.equal(format(text, { n: 0, who: "Ann" }, "en"), "none for Ann");
+  assert.equal(format(text, { n: 1, who: "Ann" }, "en"), "1 item for Ann");
+  assert.equal(format(text, { n: 1200, who: "Ann" }, "de"), "1.200 items for Ann");
+  assert.equal(format(text, { who: "Ann" }, "en"), `${text.split(" for")[0]} for Ann`);
 });

@@ -68,3 +68,28 @@ Deno.test("[language] our own support page follows the language; an external one
   rememberSupportUrl(null);
   assert.equal(rememberedSupportUrl(), null);
 });
+
+Deno.test("[language] a banner raised before a language switch follows the new language", async () => {
+  const { applyTranslation, t } = await import("../../client/i18n/index.ts");
+  const { banners, bannerText, dropBanners, pushBanner } = await import("../../client/state/ui.ts");
+  const { fr } = await import("../../client/i18n/locales/fr.ts");
+  const { de } = await import("../../client/i18n/locales/de.ts");
+  applyTranslation({}, "en");
+  banners.value = [];
+  pushBanner(t("common.networkError"));
+  pushBanner("Le serveur a dit non"); // a server's message: kept as it came
+  applyTranslation(de, "de");
+  assert.deepEqual(banners.value.map(bannerText), [
+    de["common.networkError"],
+    "Le serveur a dit non",
+  ]);
+  // Raised again in the new language: still one banner; dropped by its new text.
+  pushBanner(t("common.networkError"));
+  assert.equal(banners.value.length, 2);
+  applyTranslation(fr, "fr");
+  assert.equal(bannerText(banners.value[0]), fr["common.networkError"]);
+  dropBanners([t("common.networkError")]);
+  assert.deepEqual(banners.value.map(bannerText), ["Le serveur a dit non"]);
+  banners.value = [];
+  applyTranslation({}, "en");
+});

@@ -8,6 +8,7 @@ import {
   receiptDueAt,
   receiptOverdue,
   refusedAbbreviation,
+  refusedKind,
 } from "../../client/lib/transaction_rules.ts";
 import { DECLINE_REASONS } from "../../server/issuer/mod.ts";
 
@@ -111,4 +112,30 @@ Deno.test("[transactions] org file: receiptOverdueDays defaults to 7, blockedMcc
   file.requestTypes[0].blockedMccs = [];
   file.settings.receiptOverdueDays = -1;
   assert.throws(() => parseOrg(file), /receiptOverdueDays/);
+});
+
+Deno.test("[transactions] refusedKind names every spec §8 abbreviation for its translation", async () => {
+  const { DECLINE_REASONS } = await import("../../server/issuer/authorization.ts");
+  const want: Record<string, string> = {
+    card_closed: "invalidCard",
+    card_frozen: "invalidCard",
+    card_expired: "invalidCard",
+    incorrect_cvc: "cvc",
+    cvc_locked: "cvc",
+    expiry_mismatch: "verification",
+    three_ds_not_enrolled: "threeDSecure",
+    three_ds_missing: "authentication",
+    three_ds_failed: "authentication",
+    three_ds_locked: "authentication",
+    mcc_blocked: "mcc",
+    currency_unsupported: "invalidCurrency",
+    insufficient_funds: "exceedsMax",
+    budget_not_funded: "exceededMax",
+  };
+  for (const [code, reason] of Object.entries(DECLINE_REASONS)) {
+    assert.equal(refusedKind(reason), want[code], code);
+  }
+  assert.equal(refusedKind("Invalid merchant/unknown"), "invalid");
+  assert.equal(refusedKind("Something else"), null);
+  assert.equal(refusedKind(null), null);
 });

@@ -2,11 +2,11 @@ import assert from "node:assert/strict";
 import type { TransactionRow } from "../../client/api/contract/transactions.ts";
 import {
   amountDisplay,
+  daysBetween,
   groupTransactions,
   matchesSearch,
   showsReceipts,
   txGroup,
-  utcDaysBetween,
 } from "../../client/lib/transaction_view.ts";
 
 const NOW = Date.parse("2026-03-10T09:30:00Z");
@@ -58,13 +58,15 @@ Deno.test("[transaction view] groups by UTC calendar day: today, yesterday, 2–
   // A date a little ahead of the device's clock is today; an unreadable one older.
   assert.equal(txGroup(iso(NOW + 5 * 60_000), NOW), "today");
   assert.equal(txGroup("not a date", NOW), "older");
-  assert.equal(utcDaysBetween(Date.parse("2026-03-09T23:00:00Z"), NOW), 1);
+  assert.equal(daysBetween(Date.parse("2026-03-09T23:00:00Z"), NOW), 1);
 });
 
-Deno.test("[transaction view] a late evening in UTC−10 is still grouped by the UTC day", () => {
+Deno.test("[transaction view] a late evening in UTC−10 is grouped by Honolulu's day there, by UTC's in UTC", () => {
   const now = Date.parse("2026-03-10T00:30:00Z"); // 14:30 on the 9th in Honolulu
   assert.equal(txGroup("2026-03-09T23:00:00Z", now), "yesterday");
   assert.equal(txGroup("2026-03-10T00:10:00Z", now), "today");
+  assert.equal(txGroup("2026-03-09T23:00:00Z", now, "Pacific/Honolulu"), "today");
+  assert.equal(txGroup("2026-03-09T09:00:00Z", now, "Pacific/Honolulu"), "yesterday");
 });
 
 Deno.test("[transaction view] sections: Moved hidden, newest first, empty groups left out", () => {
@@ -115,25 +117,25 @@ Deno.test("[transaction view] search: merchant and purpose (case and accents ign
 });
 
 Deno.test("[transaction view] amounts: the merchant's amount beside the card's when they differ", () => {
-  assert.deepEqual(amountDisplay(row()), { amount: "12.50 €", original: null });
+  assert.deepEqual(amountDisplay(row()), { amount: "€12.50", original: null });
   assert.deepEqual(
     amountDisplay(
       row({ monetaryAmount: 92.1, displayMonetaryAmount: 100, originalCurrency: "USD" }),
     ),
-    { amount: "92.10 €", original: "100.00 $" },
+    { amount: "€92.10", original: "$100.00" },
   );
   assert.deepEqual(
     amountDisplay(
       row({ monetaryAmount: 61.4, displayMonetaryAmount: 10000, originalCurrency: "JPY" }),
     ),
-    { amount: "61.40 €", original: "10000 JPY" },
+    { amount: "€61.40", original: "¥10,000" },
   );
   assert.deepEqual(
     amountDisplay(
       row({ monetaryAmount: 30.25, displayMonetaryAmount: 10.125, originalCurrency: "KWD" }),
       "fr",
     ),
-    { amount: "30,25 €", original: "10,125 KWD" },
+    { amount: "30,25\u00a0€", original: "10,125\u00a0KWD" },
   );
 });
 

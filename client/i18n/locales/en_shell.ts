@@ -66,7 +66,7 @@ export const enShell = {
   "pin.unlockTitle": "Unlock QCard",
   "pin.unlockPrompt": "Enter your PIN",
   "pin.wrong": "Wrong PIN",
-  "pin.attemptsLeft": "Wrong PIN. {count} attempts left",
+  "pin.attemptsLeft": "Wrong PIN. {count, plural, one {# attempt left} other {# attempts left}}",
   "pin.wiped": "Too many wrong PINs: local data was removed. Activate this device again.",
   "pin.unlockedElsewhere": "QCard was unlocked in another window. Enter your PIN again.",
   "pin.unregistered": "This device is no longer registered. Activate it again.",

@@ -152,6 +152,33 @@ export const fr: Dictionary = {
   "tx.group.today": "Aujourd’hui",
   "tx.group.yesterday": "Hier",
   "tx.group.lastWeek": "La semaine dernière",
+  "intl.timesUtc": "Heures en UTC",
+  "refused.original": "Texte de l’émetteur de la carte",
+  "refused.cvc": "CVC erroné",
+  "refused.cvc.text": "Le cryptogramme (CVC) saisi ne correspond pas à celui de la carte.",
+  "refused.mcc": "Commerce bloqué",
+  "refused.mcc.text":
+    "Ce type de commerçant (sa catégorie, MCC) n’est pas autorisé sur cette carte.",
+  "refused.exceedsMax": "Solde dépassé",
+  "refused.exceedsMax.text": "Le montant dépasse le disponible de la carte.",
+  "refused.exceededMax": "Pas encore alimentée",
+  "refused.exceededMax.text":
+    "Le montant dépasse ce qui est alimenté pour l’instant : une ligne du budget ne l’est pas encore.",
+  "refused.verification": "Contrôle échoué",
+  "refused.verification.text":
+    "Une donnée de la carte, comme la date d’expiration, ne correspond pas.",
+  "refused.threeDSecure": "Sans 3-D Secure",
+  "refused.threeDSecure.text":
+    "La carte n’a pas encore de mot de passe 3-D Secure pour les paiements en ligne.",
+  "refused.authentication": "3-D Secure échoué",
+  "refused.authentication.text":
+    "Le contrôle 3-D Secure n’a pas abouti : mot de passe erroné ou non saisi.",
+  "refused.invalidCard": "Carte inutilisable",
+  "refused.invalidCard.text": "La carte était fermée, gelée ou expirée au moment du paiement.",
+  "refused.invalidCurrency": "Devise refusée",
+  "refused.invalidCurrency.text": "La carte ne peut pas payer dans la devise du commerçant.",
+  "refused.invalid": "Invalide",
+  "refused.invalid.text": "L’émetteur de la carte a refusé le paiement comme invalide.",
   "tx.group.older": "Plus anciennes",
   "tx.empty": "Aucune transaction ici",
   "tx.noMatch": "Aucune transaction ne correspond à « {query} »",
@@ -196,7 +223,8 @@ export const fr: Dictionary = {
   "docs.listTab": "Toutes les pièces",
   "docs.empty": "Aucune pièce jointe",
   "docs.choose": "Choisir des fichiers",
-  "docs.chosen": "{count} fichiers choisis",
+  "docs.chosen":
+    "{count, plural, one {# fichier choisi} many {# de fichiers choisis} other {# fichiers choisis}}",
   "docs.secure": "Sécurité renforcée",
   "docs.locked": "Pièce à sécurité renforcée",
   "docs.upload": "Envoyer",
@@ -223,7 +251,8 @@ export const fr: Dictionary = {
   "vat.type": "Type de justificatif",
   "vat.accountingCode": "Code comptable",
   "vat.saved": "Transaction vérifiée",
-  "tx.receipts": "Justificatifs : {count}",
+  "tx.receipts":
+    "{count, plural, one {# justificatif} many {# de justificatifs} other {# justificatifs}}",
   "tx.original": "Montant d’origine {amount}",
   "tx.status.Captured": "Débitée",
   "tx.status.Authorised": "Autorisée",
@@ -346,7 +375,8 @@ export const fr: Dictionary = {
   "create.budgetMode": "Répartir le montant sous forme de budget",
   "create.makeBudget": "Créer le budget",
   "create.changeBudget": "Modifier le budget",
-  "create.budgetSummary": "{count} échéances, total {total}",
+  "create.budgetSummary":
+    "{count, plural, one {# échéance} many {# d’échéances} other {# échéances}}, total {total}",
   "create.amountFromBudget": "Le montant correspond au total du budget",
   "create.submit": "Soumettre",
   "create.confirm": "Soumettre cette demande pour approbation ?",
@@ -440,7 +470,7 @@ export const fr: Dictionary = {
   "card.allocated": "Alloué",
   "card.activeUntil": "Active jusqu’au",
   "card.validity": "Validité",
-  "card.validityDays": "{days} jours",
+  "card.validityDays": "{days, plural, one {# jour} many {# de jours} other {# jours}}",
   "card.reveal": "Afficher les données de la carte",
   "card.hide": "Masquer",
   "card.copy": "Copier le numéro",
@@ -481,7 +511,8 @@ export const fr: Dictionary = {
   "secure.pinSent":
     "Nous vous avons envoyé un code PIN à 4 chiffres par SMS (ou par e-mail). Saisissez-le pour confirmer.",
   "secure.pin": "Code PIN",
-  "secure.wrongPin": "Code PIN erroné : encore {count} essai(s)",
+  "secure.wrongPin":
+    "Code PIN erroné : encore {count, plural, one {# essai} many {# d’essais} other {# essais}}",
   "secure.pinExpired":
     "Ce code PIN n’est plus utilisable : enregistrez de nouveau pour en recevoir un autre",
   "secure.save": "Enregistrer",

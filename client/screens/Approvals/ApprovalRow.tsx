@@ -1,8 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ApprovalRow as Row } from "../../api/contract/approvals.ts";
 import { locale, t } from "../../i18n/index.ts";
-import { shortDate } from "../../lib/dates.ts";
-import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { formatMoney, shortDate } from "../../i18n/display.ts";
+import { isLargeAmount } from "../../lib/money.ts";
 import { isDimmed, toDecide } from "../../state/approvals.ts";
 
 export const approvalStatusLabel = (s: Row["statusCode"]) => t(`approvalStatus.${s}`);

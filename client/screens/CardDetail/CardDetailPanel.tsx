@@ -14,6 +14,7 @@ import { Comments } from "../../components/Comments.tsx";
 import { Countdown } from "../../components/Countdown.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
+import { formatMoney, shortDate } from "../../i18n/display.ts";
 import {
   type CardState,
   cardState,
@@ -21,8 +22,6 @@ import {
   maskedNumber,
   validThru,
 } from "../../lib/cards.ts";
-import { shortDate } from "../../lib/dates.ts";
-import { formatMoney } from "../../lib/money.ts";
 import { working } from "../../state/session.ts";
 import { cardDetail, revealedCard } from "../../state/wallet.ts";
 import { CardFace } from "./CardFace.tsx";

@@ -3,9 +3,10 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { setField } from "../../actions/request_form.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
+import { formatMoney, shortDate } from "../../i18n/display.ts";
 import { type BudgetPeriod, budgetTotal, checkPlan, generateBudget } from "../../lib/budget.ts";
-import { isoDay, shortDate } from "../../lib/dates.ts";
-import { formatMoney, parseAmount } from "../../lib/money.ts";
+import { isoDay } from "../../lib/dates.ts";
+import { parseAmount } from "../../lib/money.ts";
 import { draft } from "../../state/requests.ts";
 import { openSheet } from "../../state/ui.ts";
 

@@ -12,7 +12,7 @@ import {
 } from "../../actions/request_form.ts";
 import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
-import { formatMoney } from "../../lib/money.ts";
+import { formatMoney, inputAmount } from "../../i18n/display.ts";
 import {
   accounts,
   currencies,
@@ -123,7 +123,7 @@ export function CreateRequestBody() {
             autoComplete="off"
             disabled={amountDisabled}
             {...(amountDisabled ? {} : invalid("amount"))}
-            value={amountDisabled ? (draftAmount(d)?.toFixed(2) ?? "") : d.amountText}
+            value={amountDisabled ? inputAmount(draftAmount(d)) : d.amountText}
             onInput={(e) => setField({ amountText: (e.target as HTMLInputElement).value })}
           />
         </label>

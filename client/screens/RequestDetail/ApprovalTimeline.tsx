@@ -1,7 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ApprovalTeam } from "../../api/contract/requests.ts";
 import { t, type TranslationKey } from "../../i18n/index.ts";
-import { shortDateTime } from "../../lib/dates.ts";
+import { shortDateTime } from "../../i18n/display.ts";
 
 interface Level {
   level: number;

@@ -9,9 +9,14 @@ import { ActionBar } from "../../components/ActionBar.tsx";
 import { Comments } from "../../components/Comments.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
-import { shortDate, shortDateTime } from "../../lib/dates.ts";
-import { cutReason, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
-import { amountDisplay } from "../../lib/transaction_view.ts";
+import {
+  amountDisplay,
+  refusedLabel,
+  refusedText,
+  shortDate,
+  shortDateTime,
+} from "../../i18n/display.ts";
+import { cutReason, TX_STATUS } from "../../lib/transaction_rules.ts";
 import { queuedFor } from "../../state/outq.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
@@ -51,7 +56,7 @@ export function TransactionDetailBody() {
       <div className="detail-head">
         <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
           {refused && r.refusedReason
-            ? refusedAbbreviation(r.refusedReason)
+            ? refusedLabel(r.refusedReason)
             : txStatusLabel(r.transactionStatus)}
         </span>
         <span className="detail-amount">{amount}</span>
@@ -89,8 +94,13 @@ export function TransactionDetailBody() {
               {r.refusedReason
                 ? (
                   <>
-                    <strong>{refusedAbbreviation(r.refusedReason)}</strong>
-                    <span className="tx-reason">{cutReason(r.refusedReason)}</span>
+                    <strong>{refusedLabel(r.refusedReason)}</strong>
+                    {refusedText(r.refusedReason)
+                      ? <span className="tx-reason-text">{refusedText(r.refusedReason)}</span>
+                      : null}
+                    <span className="tx-reason" lang="en" title={t("refused.original")}>
+                      {cutReason(r.refusedReason)}
+                    </span>
                   </>
                 )
                 : null}

@@ -9,7 +9,7 @@ import {
   vatProblems,
 } from "../../actions/vat.ts";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
-import { amountDisplay } from "../../lib/transaction_view.ts";
+import { amountDisplay, inputAmount } from "../../i18n/display.ts";
 import { VAT_AMOUNT_MAX_CHARS } from "../../lib/vat.ts";
 import {
   accounting,
@@ -114,7 +114,7 @@ export function VatBody() {
                       type="text"
                       inputMode="decimal"
                       maxLength={VAT_AMOUNT_MAX_CHARS}
-                      value={line.amount}
+                      value={inputAmount(line.amount)}
                       readOnly
                       disabled={!line.oid}
                     />

@@ -4,7 +4,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { openTransaction } from "../../actions/transactions.ts";
 import { useProgressive } from "../../components/useProgressive.ts";
 import { t } from "../../i18n/index.ts";
-import { groupTransactions } from "../../lib/transaction_view.ts";
+import { groupTransactions } from "../../i18n/display.ts";
 import { transactionRows, txSearch } from "../../state/transactions.ts";
 import { TxRow } from "./TxRow.tsx";
 

@@ -1,9 +1,9 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { TransactionRow } from "../../api/contract/transactions.ts";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
-import { shortDateTime } from "../../lib/dates.ts";
-import { hasFlipMarker, refusedAbbreviation, TX_STATUS } from "../../lib/transaction_rules.ts";
-import { amountDisplay, showsReceipts } from "../../lib/transaction_view.ts";
+import { amountDisplay, refusedLabel, shortDateTime } from "../../i18n/display.ts";
+import { hasFlipMarker, TX_STATUS } from "../../lib/transaction_rules.ts";
+import { showsReceipts } from "../../lib/transaction_view.ts";
 import { Icon } from "../../components/Icon.tsx";
 
 /** A transaction status in the person's language (unknown ones as the server wrote them). */
@@ -61,7 +61,7 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
             : null}
           <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
             {refused && r.refusedReason
-              ? refusedAbbreviation(r.refusedReason)
+              ? refusedLabel(r.refusedReason)
               : txStatusLabel(r.transactionStatus)}
           </span>
         </span>

@@ -5,6 +5,7 @@ import { openDetail } from "../../actions/requests.ts";
 import { RowList } from "../../components/RowList.tsx";
 import { Tabs } from "../../components/Tabs.tsx";
 import { locale, t } from "../../i18n/index.ts";
+import { formatMoney, shortDate } from "../../i18n/display.ts";
 import {
   cardState,
   notActiveStyle,
@@ -12,8 +13,7 @@ import {
   type WalletFilterKey,
   walletRowOpens,
 } from "../../lib/cards.ts";
-import { shortDate } from "../../lib/dates.ts";
-import { formatMoney, isLargeAmount } from "../../lib/money.ts";
+import { isLargeAmount } from "../../lib/money.ts";
 import { walletFilter } from "../../state/wallet.ts";
 import { visibleWalletRows, walletCounts } from "../../state/wallet_rows.ts";
 import { cardStateLabel } from "../CardDetail/CardDetailPanel.tsx";
