@@ -1,6 +1,5 @@
-import { formatMoney } from "../../client/lib/money.ts";
+import { formatDay, formatMoney } from "../../client/lib/intl.ts";
 import { fromMinor } from "../../client/lib/currency_units.ts";
-import { shortDate } from "../../client/lib/dates.ts";
 import { pushLink, pushTag } from "../../client/lib/push_links.ts";
 import { needsReceipt } from "../../client/lib/transaction_rules.ts";
 import type { Deps } from "../env.ts";
@@ -85,7 +84,7 @@ export async function pushReminders(deps: Deps): Promise<number> {
         body: tr("push.reminder.body", {
           amount: amountOf(t, locale),
           merchant: t.merchantname,
-          date: shortDate(t.createdAt, locale),
+          date: formatDay(t.createdAt, locale),
         }),
         url: pushLink("transaction", t.oid),
         tag: pushTag("transaction", t.oid),
@@ -109,7 +108,7 @@ export async function digestMail(
   const base = deps.config.PUBLIC_URL.replace(/\/+$/, "");
   const shown = items.slice(0, DIGEST_MAX_ITEMS);
   const lines = shown.map((t) =>
-    `- ${shortDate(t.createdAt, locale)} · ${amountOf(t, locale)} · ${t.merchantname}\n  ${base}${
+    `- ${formatDay(t.createdAt, locale)} · ${amountOf(t, locale)} · ${t.merchantname}\n  ${base}${
       pushLink("transaction", t.oid)
     }`
   );

@@ -71,7 +71,7 @@ Deno.test("[reminders] a missing receipt is pushed once, after RECEIPT_REMINDER_
     assert.equal(jobs.length, 1);
     const p = JSON.parse(jobs[0].payload);
     assert.equal(p.title, "Receipt missing");
-    assert.equal(p.body, "Add the receipt for 12.50 € at Café de la Gare (11/18/2026)");
+    assert.equal(p.body, "Add the receipt for €12.50 at Café de la Gare (11/18/2026)");
     assert.equal(p.url, `/?open=transaction:${t.oid}`);
     // Later runs, the same day and the days after: never again for that transaction.
     for (const h of [25, 30, 49, 24 * 5]) {
@@ -169,9 +169,9 @@ Deno.test("[reminders] the weekly digest lists each missing receipt with its lin
     assert.ok(m.text.startsWith(`Hello ${u.fname},`), m.text);
     // Oldest first, each with its link into the app.
     const i = lines.findIndex((l) => l.includes("Hôtel du Parc"));
-    assert.equal(lines[i], "- 11/15/2026 · 12.50 € · Hôtel du Parc");
+    assert.equal(lines[i], "- 11/15/2026 · €12.50 · Hôtel du Parc");
     assert.equal(lines[i + 1], `  https://qcard.example.org/?open=transaction:${old.oid}`);
-    assert.equal(lines[i + 2], "- 11/16/2026 · 42.00 € · Café de la Gare");
+    assert.equal(lines[i + 2], "- 11/16/2026 · €42.00 · Café de la Gare");
     assert.equal(lines[i + 3], `  https://qcard.example.org/?open=transaction:${newer.oid}`);
     assert.doesNotMatch(m.text, /Has receipt|Too recent/);
     // Once a week: later runs of the same ISO week send nothing, the next week sends again.

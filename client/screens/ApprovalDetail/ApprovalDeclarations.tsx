@@ -1,11 +1,10 @@
+import { formatMoney, shortDateTime } from "../../i18n/display.ts";
 import { useEffect, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { DeclarationReview } from "../../api/contract/declarations.ts";
 import { decideNoReceipt, loadDeclarationReviews } from "../../actions/declarations.ts";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
-import { shortDateTime } from "../../lib/dates.ts";
-import { formatMoney } from "../../lib/money.ts";
 import { working } from "../../state/session.ts";
 
 /**

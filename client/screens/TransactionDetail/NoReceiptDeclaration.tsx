@@ -1,3 +1,4 @@
+import { shortDateTime } from "../../i18n/display.ts";
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { DECLARATION_REASON_MAX, DECLARATION_WHAT_MAX } from "../../api/contract/declarations.ts";
@@ -5,7 +6,6 @@ import type { Transaction } from "../../api/contract/transactions.ts";
 import { declareNoReceipt, withdrawNoReceipt } from "../../actions/declarations.ts";
 import { Field } from "../../components/Field.tsx";
 import { t } from "../../i18n/index.ts";
-import { shortDateTime } from "../../lib/dates.ts";
 import { displayName, working } from "../../state/session.ts";
 
 /**
