@@ -3,6 +3,7 @@
  * anonymous postgres`), for a quick figure after a change; `deno task bench` runs them all.
  */
 import { benchAnonymous } from "./anonymous.ts";
+import { benchCapture } from "./capture.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPostgres } from "./postgres.ts";
 
@@ -12,6 +13,7 @@ const parts: Record<string, (l: typeof line) => Promise<void>> = {
   messages: benchMessages,
   anonymous: benchAnonymous,
   postgres: benchPostgres,
+  capture: benchCapture,
 };
 for (const name of Deno.args.length ? Deno.args : Object.keys(parts)) {
   const run = parts[name];

@@ -7,6 +7,7 @@ import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { benchAnonymous } from "./anonymous.ts";
+import { benchCapture } from "./capture.ts";
 import { benchCards } from "./cards.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
@@ -270,6 +271,7 @@ await benchPdfFirstPage(line);
 
 // Issue 12: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
 await benchUploads(line);
+await benchCapture(line);
 
 // Issue 13: web push fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
 await benchPush(line);
