@@ -21,6 +21,7 @@ import {
 } from "./harness.ts";
 import { closeAll, fileInput, inTopPanel, mainTab, opts, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
+import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 import { noticesFor } from "../../server/push/notify.ts";
 
 const EMPLOYEE = "employee@demo.example";
@@ -280,6 +281,23 @@ for (const flavour of FLAVOURS) {
           await p.waitForSelector(".capture-pages img[alt='Page 1']");
           await (await fileInput(p, "Add page")).uploadFile(`${dir}/p2.jpg`);
           await p.waitForSelector(".capture-pages img[alt='Page 2']");
+          // Enhance is on, and undone with one tap before sending (the pages as shot).
+          const srcs = () =>
+            p.$$eval(".capture-pages img", (l) => l.map((e) => e.getAttribute("src")));
+          const enhanced = await srcs();
+          await inTopPanel(p, "Enhance");
+          await p.waitForFunction(() =>
+            !document.querySelector<HTMLInputElement>(".capture input[type=checkbox]")!.checked
+          );
+          const plain = await srcs();
+          assert.ok(plain.every((s, i) => s !== enhanced[i]), "the pages as shot are shown");
+          await inTopPanel(p, "Enhance");
+          await p.waitForFunction(() =>
+            document.querySelector<HTMLInputElement>(".capture input[type=checkbox]")!.checked
+          );
+          assert.deepEqual(await srcs(), enhanced);
+          await expectAccessible(p, "a receipt of two photographed pages");
+          await expectNoSideScroll(p, "a receipt of two photographed pages");
           await inTopPanel(p, "Send receipt");
           await waitInTopPanel(p, "Receipt pending upload");
           await closeAll(p);
