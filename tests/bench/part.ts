@@ -6,6 +6,7 @@ import { benchAnonymous } from "./anonymous.ts";
 import { benchCapture } from "./capture.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPostgres } from "./postgres.ts";
+import { benchPurchasePush } from "./purchase_push.ts";
 
 const line = (name: string, value: string, budget = "") =>
   console.log(`${name.padEnd(52)} ${value.padStart(12)}  ${budget}`);
@@ -14,6 +15,7 @@ const parts: Record<string, (l: typeof line) => Promise<void>> = {
   anonymous: benchAnonymous,
   postgres: benchPostgres,
   capture: benchCapture,
+  purchase_push: benchPurchasePush,
 };
 for (const name of Deno.args.length ? Deno.args : Object.keys(parts)) {
   const run = parts[name];

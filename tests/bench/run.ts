@@ -19,6 +19,7 @@ import { benchOfflineQueue } from "./offline_queue.ts";
 import { benchPostgres } from "./postgres.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchPush } from "./push.ts";
+import { benchPurchasePush } from "./purchase_push.ts";
 import { benchRelay } from "./relay.ts";
 import { benchScale } from "./scale.ts";
 import { benchTransactions } from "./transactions.ts";
@@ -275,6 +276,7 @@ await benchCapture(line);
 
 // Issue 13: web push fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
 await benchPush(line);
+await benchPurchasePush(line);
 
 // Issue 14: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);
