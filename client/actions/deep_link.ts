@@ -2,6 +2,7 @@ import { parsePushLink } from "../lib/push_links.ts";
 import { openApproval } from "./approvals.ts";
 import { openDetail } from "./requests.ts";
 import { openTransaction } from "./transactions.ts";
+import { captureRequest } from "../state/capture.ts";
 
 // Deep links of push notifications (issue 13: "a notification click opens the app on that
 // item"), `/?open=kind:oid`. Loaded on demand with the main screen's actions: the PIN pad
@@ -22,6 +23,8 @@ export async function openLink(url: string): Promise<boolean> {
       await openApproval(link.oid);
       return true;
     case "transaction":
+      // A purchase's "Add receipt": its "Take photo" control takes the focus once shown.
+      captureRequest.value = link.action === "receipt" ? link.oid : null;
       await openTransaction(link.oid);
       return true;
     default:

@@ -76,12 +76,19 @@ export async function checkFile(file: File): Promise<boolean> {
   }
 }
 
+/** What is sent for a chosen file: the bytes, their name, the preview. */
+export interface Prepared {
+  file: Blob;
+  name: string;
+  preview: Blob | null;
+}
+
 /**
  * Makes what is sent: a photo scaled down to 2,000 px JPEG with a 1,024 px preview, a PDF
  * with its first page as the preview (issue 12: previews are made on the device). The
  * original stays on the device. Failures to make a preview only cost the preview.
  */
-async function prepare(file: File): Promise<{ file: Blob; name: string; preview: Blob | null }> {
+async function prepare(file: File): Promise<Prepared> {
   const ext = extensionOf(file.name);
   try {
     if (file.type === "application/pdf" || ext === "pdf") {
@@ -105,14 +112,16 @@ async function prepare(file: File): Promise<{ file: Blob; name: string; preview:
  * Sends one checked file to a transaction (receipt or document), reporting its percent, with
  * an idempotency key. Without a network (or behind writes already waiting) the prepared
  * file goes into the offline queue instead and null is returned: it is sent, once, when
- * the network returns (issue 13).
+ * the network returns (issue 13). `prepared`: already made on the device (a receipt's photo
+ * pages, client/actions/capture.ts), sent as it is.
  */
 export async function sendFile(
   file: File,
   fields: { record: string; documenttype: "receipt" | "document"; secure?: boolean },
   onProgress: (percent: number) => void,
+  prepared?: Prepared,
 ): Promise<UploadResponse | null> {
-  const p = await prepare(file);
+  const p = prepared ?? await prepare(file);
   const key = crypto.randomUUID();
   const form = {
     record: fields.record,

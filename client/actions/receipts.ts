@@ -21,7 +21,7 @@ import { noteDraft, receiptUpload, txReceipts } from "../state/receipts.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
 import { askConfirm, closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
-import { checkFile, deleteDocument, sendFile } from "./files.ts";
+import { checkFile, deleteDocument, type Prepared, sendFile } from "./files.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { refreshRequests } from "./requests.ts";
@@ -105,9 +105,10 @@ onReplayed("note", (w, answer) => {
 /**
  * Attach receipt (camera or files): checked (spec §5, §8 alert), made smaller on the device,
  * sent with its percent showing, then the receipts and the lists are re-read (the overdue
- * block lifts at once). Resolves false when the input must be cleared.
+ * block lifts at once). Resolves false when the input must be cleared. `prepared`: made on
+ * the device already (the photo pages of client/actions/capture.ts).
  */
-export async function attachReceipt(file: File): Promise<boolean> {
+export async function attachReceipt(file: File, prepared?: Prepared): Promise<boolean> {
   const txOid = txDetail.value?.oid;
   if (!txOid) return false;
   const done = await busy(async () => {
@@ -116,7 +117,7 @@ export async function attachReceipt(file: File): Promise<boolean> {
       receiptUpload.value = { name: file.name, percent: 0 };
       const r = await sendFile(file, { record: txOid, documenttype: "receipt" }, (percent) => {
         receiptUpload.value = { name: file.name, percent };
-      });
+      }, prepared);
       // null: no network, it waits in the offline queue, shown as pending (issue 13).
       if (r) {
         applyUpload(txOid, r);

@@ -4,6 +4,7 @@
  * JPEG; a preview of at most 1,024 px goes with it (spec §9: preview size 1024). The caller
  * keeps the original. No network here.
  */
+import { enhancePixels } from "./enhance.ts";
 import { renderFirstPage } from "./pdf.ts";
 
 /** Long side of the uploaded image at most, px. */
@@ -25,7 +26,8 @@ export interface PreparedImage {
   height: number;
 }
 
-type Source = ImageBitmap | HTMLImageElement;
+type Source = ImageBitmap | HTMLImageElement | OffscreenCanvas | HTMLCanvasElement;
+type Ctx = CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D;
 
 /**
  * Scales `file` down for upload. Orientation comes from EXIF (a sideways phone photo is
@@ -42,6 +44,47 @@ export async function prepareImage(file: Blob): Promise<PreparedImage> {
     const small = fit(width, height, PREVIEW_SIDE);
     const preview = await encode(image, small.width, small.height).catch(() => null);
     return { file: sent, preview, width: out.width, height: out.height };
+  } finally {
+    close();
+  }
+}
+
+/** One variant of a receipt page: the JPEG to send and its preview. */
+export interface PageVariant {
+  file: Blob;
+  preview: Blob | null;
+  width: number;
+  height: number;
+}
+
+/**
+ * A receipt page from the camera (spec §5 Upload; "Take photo"): upright, long side cut to
+ * MAX_SIDE, JPEG — `plain` as shot, and with `enhance` also `enhanced` (colour cast removed,
+ * faded print darkened: client/lib/enhance.ts), so the person can undo Enhance before
+ * sending without a second decode. Always re-encoded (a page of a PDF must be a JPEG).
+ */
+export async function preparePage(
+  file: Blob,
+  opts: { enhance: boolean },
+): Promise<{ plain: PageVariant; enhanced: PageVariant | null }> {
+  const { image, width, height, close } = await decode(file);
+  try {
+    const out = fit(width, height, MAX_SIDE);
+    const small = fit(width, height, PREVIEW_SIDE);
+    const canvas = makeCanvas(out.width, out.height);
+    const ctx = canvas.getContext("2d", { willReadFrequently: true }) as Ctx | null;
+    draw(ctx, image, out.width, out.height);
+    const variant = async (): Promise<PageVariant> => ({
+      file: await toJpeg(canvas),
+      preview: await encode(canvas, small.width, small.height).catch(() => null),
+      ...out,
+    });
+    const plain = await variant();
+    if (!opts.enhance) return { plain, enhanced: null };
+    const pixels = ctx!.getImageData(0, 0, out.width, out.height);
+    enhancePixels(pixels.data);
+    ctx!.putImageData(pixels, 0, 0);
+    return { plain, enhanced: await variant() };
   } finally {
     close();
   }
@@ -103,15 +146,23 @@ async function decode(
 
 /** Draws `image` at `width`×`height` on white (JPEG has no transparency) and encodes JPEG. */
 async function encode(image: Source, width: number, height: number): Promise<Blob> {
-  if (typeof OffscreenCanvas === "function") {
-    const canvas = new OffscreenCanvas(width, height);
-    draw(canvas.getContext("2d"), image, width, height);
-    return await canvas.convertToBlob({ type: "image/jpeg", quality: JPEG_QUALITY });
-  }
+  const canvas = makeCanvas(width, height);
+  draw(canvas.getContext("2d") as Ctx | null, image, width, height);
+  return await toJpeg(canvas);
+}
+
+function makeCanvas(width: number, height: number): OffscreenCanvas | HTMLCanvasElement {
+  if (typeof OffscreenCanvas === "function") return new OffscreenCanvas(width, height);
   const canvas = document.createElement("canvas");
   canvas.width = width;
   canvas.height = height;
-  draw(canvas.getContext("2d"), image, width, height);
+  return canvas;
+}
+
+async function toJpeg(canvas: OffscreenCanvas | HTMLCanvasElement): Promise<Blob> {
+  if (!("toBlob" in canvas)) {
+    return await canvas.convertToBlob({ type: "image/jpeg", quality: JPEG_QUALITY });
+  }
   return await new Promise<Blob>((resolve, reject) =>
     canvas.toBlob(
       (b) => b ? resolve(b) : reject(new Error("the image could not be encoded")),
@@ -122,7 +173,7 @@ async function encode(image: Source, width: number, height: number): Promise<Blo
 }
 
 function draw(
-  ctx: CanvasRenderingContext2D | OffscreenCanvasRenderingContext2D | null,
+  ctx: Ctx | null,
   image: Source,
   width: number,
   height: number,

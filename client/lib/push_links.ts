@@ -7,10 +7,24 @@
  * employee's request that was decided, `/?open=transaction:…` — a card transaction (a
  * purchase authorised or refused, a receipt overdue). Its `tag` is `<kind>:<oid>` too, so a
  * newer notice about the same item replaces the older one on the device.
+ *
+ * A purchase's notification adds an action to its link, `/?open=transaction:<oid>:receipt`:
+ * the transaction opens (after the PIN) with the camera control ready, so the first tap takes
+ * the receipt's photo; its notification carries the action "Add receipt" as a button where the
+ * platform shows notification buttons, and its body tap does the same.
  */
 export const PUSH_OPEN_PARAM = "open";
 export const PUSH_KINDS = ["request", "approval", "transaction"] as const;
 export type PushKind = typeof PUSH_KINDS[number];
+/** What a link asks for beyond opening its item: "receipt" = the capture control ready. */
+export const PUSH_ACTIONS = ["receipt"] as const;
+export type PushAction = typeof PUSH_ACTIONS[number];
+
+/** A notification button (Notification API `actions`); its click opens the payload's url. */
+export interface PushButton {
+  action: PushAction;
+  title: string;
+}
 
 /** What a notification carries (the JSON of its encrypted payload). */
 export interface PushPayload {
@@ -20,6 +34,8 @@ export interface PushPayload {
   url: string;
   /** Notification tag: pushTag(kind, oid). */
   tag: string;
+  /** Buttons shown where the platform supports them (Chromium on Android and desktops). */
+  actions?: PushButton[];
 }
 
 /** Record oids are UUIDs or short ids: letters, digits, dot, dash, underscore. */
@@ -30,16 +46,18 @@ export function pushTag(kind: PushKind, oid: string): string {
 }
 
 /** The URL a notification about this item opens (relative to the app's origin). */
-export function pushLink(kind: PushKind, oid: string): string {
+export function pushLink(kind: PushKind, oid: string, action?: PushAction): string {
   if (!OID.test(oid)) throw new Error(`not a record oid: ${oid}`);
-  return `/?${PUSH_OPEN_PARAM}=${pushTag(kind, oid)}`;
+  return `/?${PUSH_OPEN_PARAM}=${pushTag(kind, oid)}${action ? `:${action}` : ""}`;
 }
 
 /**
  * The item a URL opens, or null when it names none: accepts what pushLink makes, relative or
  * absolute (any origin: the caller decides whether it trusts it), and `location.search`.
  */
-export function parsePushLink(url: string): { kind: PushKind; oid: string } | null {
+export function parsePushLink(
+  url: string,
+): { kind: PushKind; oid: string; action?: PushAction } | null {
   let value: string | null;
   try {
     const search = url.startsWith("?") ? url : new URL(url, "http://app.invalid/").search;
@@ -47,7 +65,10 @@ export function parsePushLink(url: string): { kind: PushKind; oid: string } | nu
   } catch {
     return null;
   }
-  const m = value ? /^([a-z]+):(.+)$/.exec(value) : null;
+  const m = value ? /^([a-z]+):([^:]+)(?::([a-z]+))?$/.exec(value) : null;
   if (!m || !(PUSH_KINDS as readonly string[]).includes(m[1]) || !OID.test(m[2])) return null;
-  return { kind: m[1] as PushKind, oid: m[2] };
+  if (m[3] !== undefined && !(PUSH_ACTIONS as readonly string[]).includes(m[3])) return null;
+  // Only a transaction has a receipt to take.
+  if (m[3] && m[1] !== "transaction") return null;
+  return { kind: m[1] as PushKind, oid: m[2], ...(m[3] ? { action: m[3] as PushAction } : {}) };
 }

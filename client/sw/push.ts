@@ -25,6 +25,8 @@ export interface PushPayload {
   /** Absolute URL of our origin: the item to open. */
   url: string;
   tag?: string;
+  /** Notification buttons (a purchase's "Add receipt"); each opens `url`, as the body does. */
+  actions?: { action: string; title: string }[];
 }
 
 /** Worker → page messages. */
@@ -63,7 +65,17 @@ export function parsePayload(text: string | null | undefined, origin: string): P
   const title = str(raw.title) || FALLBACK_TITLE;
   const body = str(raw.body);
   const tag = str(raw.tag);
-  return { title, body, url: safeUrl(raw.url, origin), ...(tag ? { tag } : {}) };
+  // At most two buttons (what Chromium shows), each a short action name and a title.
+  const actions = (Array.isArray(raw.actions) ? raw.actions : [])
+    .map((a) => ({ action: str(a?.action), title: str(a?.title) }))
+    .filter((a) => /^[a-z]{1,20}$/.test(a.action) && a.title).slice(0, 2);
+  return {
+    title,
+    body,
+    url: safeUrl(raw.url, origin),
+    ...(tag ? { tag } : {}),
+    ...(actions.length ? { actions } : {}),
+  };
 }
 
 /** Whether a message posted by the worker is one of ours, for the page's listener. */
@@ -148,6 +160,9 @@ export async function handlePush(scope: PushScope, text: string | null): Promise
     body: p.body,
     // A newer push about the same item replaces the older one instead of piling up.
     ...(p.tag ? { tag: p.tag } : {}),
+    // Buttons where the platform has them (Chromium: `actions` is not yet in lib dom's type);
+    // a click on a button or on the body opens the same link (handleClick).
+    ...(p.actions ? { actions: p.actions } : {}),
     data: { url: p.url },
     icon: ICON,
     badge: ICON,

@@ -29,10 +29,19 @@ function notice(
   text: { title: string; body: string },
   urgency: Urgency,
   ttlSeconds = DAY_S,
+  receipt?: { title: string },
 ): Notice {
+  // A purchase's notice opens the transaction with the camera ready, from its button and
+  // from its body alike (client/lib/push_links.ts).
+  const url = receipt ? pushLink(kind, oid, "receipt") : pushLink(kind, oid);
   return {
     userOid: user.oid,
-    payload: { ...text, url: pushLink(kind, oid), tag: pushTag(kind, oid) },
+    payload: {
+      ...text,
+      url,
+      tag: pushTag(kind, oid),
+      ...(receipt ? { actions: [{ action: "receipt" as const, title: receipt.title }] } : {}),
+    },
     urgency,
     ttlSeconds,
   };
@@ -131,6 +140,8 @@ async function purchase(deps: Deps, userOid: string, transactionOid: string) {
       refused ? "high" : "normal",
       // Stale an hour later: the person has long seen the till's answer.
       3600,
+      // A purchase that went through wants its receipt, at the counter (push → capture).
+      refused ? undefined : { title: t("push.addReceipt") },
     ),
   ];
 }

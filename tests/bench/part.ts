@@ -3,8 +3,10 @@
  * anonymous postgres`), for a quick figure after a change; `deno task bench` runs them all.
  */
 import { benchAnonymous } from "./anonymous.ts";
+import { benchCapture } from "./capture.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPostgres } from "./postgres.ts";
+import { benchPurchasePush } from "./purchase_push.ts";
 
 const line = (name: string, value: string, budget = "") =>
   console.log(`${name.padEnd(52)} ${value.padStart(12)}  ${budget}`);
@@ -12,6 +14,8 @@ const parts: Record<string, (l: typeof line) => Promise<void>> = {
   messages: benchMessages,
   anonymous: benchAnonymous,
   postgres: benchPostgres,
+  capture: benchCapture,
+  purchase_push: benchPurchasePush,
 };
 for (const name of Deno.args.length ? Deno.args : Object.keys(parts)) {
   const run = parts[name];

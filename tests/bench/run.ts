@@ -7,6 +7,7 @@ import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { benchAnonymous } from "./anonymous.ts";
+import { benchCapture } from "./capture.ts";
 import { benchCards } from "./cards.ts";
 import { benchCreates } from "./creates.ts";
 import { benchDecisions } from "./decisions.ts";
@@ -18,6 +19,7 @@ import { benchOfflineQueue } from "./offline_queue.ts";
 import { benchPostgres } from "./postgres.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchPush } from "./push.ts";
+import { benchPurchasePush } from "./purchase_push.ts";
 import { benchRelay } from "./relay.ts";
 import { benchScale } from "./scale.ts";
 import { benchTransactions } from "./transactions.ts";
@@ -270,9 +272,11 @@ await benchPdfFirstPage(line);
 
 // Issue 12: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
 await benchUploads(line);
+await benchCapture(line);
 
 // Issue 13: web push fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
 await benchPush(line);
+await benchPurchasePush(line);
 
 // Issue 14: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);

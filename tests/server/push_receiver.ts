@@ -31,7 +31,7 @@ export interface Subscriber {
 
 export interface Delivery {
   name: string;
-  payload: { title: string; body: string; url: string; tag: string };
+  payload: { title: string; body: string; url: string; tag: string; actions?: unknown };
   ttl: number;
   urgency: string | null;
   claims: { aud: string; exp: number; sub: string };

@@ -304,7 +304,7 @@ async function fullName(api: TestApi, who: Who) {
   return `${u.fname} ${u.lname}`;
 }
 
-Deno.test("[push] card purchases, authorised or refused, and an overdue receipt reach the card's author once", async () => {
+Deno.test("[push] card purchases, authorised or refused, and an overdue receipt reach the card's author once; an authorised one carries 'Add receipt' opening the camera", async () => {
   const t = await setup({}, ["employee", "approver"]);
   const { api, rx, h } = t;
   try {
@@ -318,7 +318,9 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     assert.deepEqual(titles(rx, seen), { employee: ["Card payment authorised"] });
     const p = rx.to("employee").at(-1)!;
     assert.equal(p.payload.body, "€10.00 at Café de la Gare");
-    assert.equal(p.payload.url, `/?open=transaction:${ok.transactionOid}`);
+    // Push → capture: its link and its button open the transaction with the camera ready.
+    assert.equal(p.payload.url, `/?open=transaction:${ok.transactionOid}:receipt`);
+    assert.deepEqual(p.payload.actions, [{ action: "receipt", title: "Add receipt" }]);
 
     seen = rx.deliveries.length;
     const no = await buy(api, card, { amount: "5000.00" });
@@ -329,6 +331,9 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     assert.equal(r.payload.body, `€5,000.00 at Café de la Gare refused: ${no.refusedReason}`);
     assert.equal(r.urgency, "high");
     assert.equal(r.payload.tag, `transaction:${no.transactionOid}`);
+    // Nothing to photograph for a refusal.
+    assert.equal(r.payload.url, `/?open=transaction:${no.transactionOid}`);
+    assert.equal(r.payload.actions, undefined);
 
     // Eight days on, the captured 10 € has no receipt: overdue (the demo's delay is 7 days).
     seen = rx.deliveries.length;

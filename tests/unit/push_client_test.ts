@@ -149,6 +149,31 @@ Deno.test("[push client] a push with no app on screen shows a notification", asy
   assert.deepEqual(hidden.posted, []);
 });
 
+Deno.test("[push client] a purchase's notification shows its 'Add receipt' button; a button or the body opens the capture link", async () => {
+  const url = "/?open=transaction:t1:receipt";
+  const payload = JSON.stringify({
+    title: "Card payment authorised",
+    body: "42.50 € at Boulangerie Paul",
+    url,
+    tag: "transaction:t1",
+    actions: [{ action: "receipt", title: "Add receipt" }, { action: "BAD ONE", title: "x" }],
+  });
+  const { s, shown, opened } = scope([]);
+  await handlePush(s, payload);
+  assert.deepEqual(
+    (shown[0].options as { actions?: unknown }).actions,
+    [{ action: "receipt", title: "Add receipt" }],
+  );
+  assert.deepEqual(shown[0].options.data, { url: `${ORIGIN}${url}` });
+  // Junk actions are dropped, not shown.
+  assert.equal(
+    parsePayload(JSON.stringify({ title: "a", actions: "x" }), ORIGIN).actions,
+    undefined,
+  );
+  await handleClick(s, shown[0].options.data);
+  assert.deepEqual(opened, [`${ORIGIN}${url}`]);
+});
+
 Deno.test("[push client] a click posts the link to an open window, else opens one", async () => {
   const hidden = win(`${ORIGIN}/`, { visibilityState: "hidden" });
   const focused = win(`${ORIGIN}/`, { focused: true, visibilityState: "visible" });

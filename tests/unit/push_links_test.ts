@@ -40,3 +40,22 @@ Deno.test("[push_links] parsePushLink refuses anything else", () => {
     assert.equal(parsePushLink(url), null, url);
   }
 });
+
+Deno.test("[push_links] a purchase's link asks for the receipt: transaction:<oid>:receipt, nothing else", () => {
+  const url = pushLink("transaction", OID, "receipt");
+  assert.equal(url, `/?open=transaction:${OID}:receipt`);
+  assert.deepEqual(parsePushLink(url), { kind: "transaction", oid: OID, action: "receipt" });
+  assert.deepEqual(parsePushLink(`https://qcard.eu${url}`), {
+    kind: "transaction",
+    oid: OID,
+    action: "receipt",
+  });
+  for (
+    const bad of [
+      `/?open=transaction:${OID}:delete`,
+      `/?open=request:${OID}:receipt`,
+      `/?open=transaction:${OID}:receipt:receipt`,
+      `/?open=transaction:${OID}:`,
+    ]
+  ) assert.equal(parsePushLink(bad), null, bad);
+});

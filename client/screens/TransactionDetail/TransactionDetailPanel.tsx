@@ -21,6 +21,7 @@ import { queuedFor } from "../../state/outq.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
+import { CaptureSection } from "./CaptureSection.tsx";
 import { Chooser, receiptAccept, ReceiptsSection } from "./ReceiptsSection.tsx";
 import { VatRow } from "./VatRow.tsx";
 import { NoReceiptDeclaration } from "./NoReceiptDeclaration.tsx";
@@ -64,6 +65,8 @@ export function TransactionDetailBody() {
       {d.tx && !refused && !moved
         ? (
           <>
+            {/* Take photo first: the receipt is the job people come for (spec §5 Upload). */}
+            {canAttach ? <CaptureSection tx={d.tx} /> : null}
             <ReceiptsSection tx={d.tx} />
             <NoReceiptDeclaration tx={d.tx} />
             <VatRow tx={d.tx} />

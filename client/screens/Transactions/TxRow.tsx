@@ -5,6 +5,7 @@ import { amountDisplay, refusedLabel, shortDateTime } from "../../i18n/display.t
 import { hasFlipMarker, TX_STATUS } from "../../lib/transaction_rules.ts";
 import { showsReceipts } from "../../lib/transaction_view.ts";
 import { Icon } from "../../components/Icon.tsx";
+import { queuedFor } from "../../state/outq.ts";
 
 /** A transaction status in the person's language (unknown ones as the server wrote them). */
 export function txStatusLabel(status: string): string {
@@ -55,6 +56,9 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
                 <span className="sr-only">{t("tx.receipts", { count: r.nbReceipts })}</span>
               </span>
             )
+            : null}
+          {queuedFor("receipt", r.oid).length
+            ? <span className="pending-marker">{t("capture.pending")}</span>
             : null}
           {r.needsAttention
             ? <span className="attention-marker">{t("attention.receiptMissing")}</span>
