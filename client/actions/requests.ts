@@ -1,35 +1,17 @@
 import { noteCommentUpload } from "./comment_upload.ts";
-import { type ExpenseRequest, type ExpenseRow, requests as api } from "../api/contract/requests.ts";
+import { type ExpenseRequest, requests as api } from "../api/contract/requests.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
-import { detail, filters, NO_FILTERS, requestRows } from "../state/requests.ts";
-import { requestAttention } from "../state/session.ts";
-import { askConfirm, closeAllSheets, openSheet, pushBanner } from "../state/ui.ts";
-import { resetWallet, walletFilter } from "../state/wallet.ts";
+import { detail, requestRows } from "../state/requests.ts";
+import { askConfirm, openSheet, pushBanner } from "../state/ui.ts";
+import { walletFilter } from "../state/wallet.ts";
 import { busy } from "./busy.ts";
 import { dropComment, sendComment } from "./comments.ts";
 import { lookup } from "./lookups.ts";
-import { resetTransactions } from "./transaction_lists.ts";
 import { messageOf } from "./messages.ts";
 import { refreshLists } from "./session.ts";
 
 // The Requests list and the request detail (spec §2); the forms are in request_form.ts.
-
-/** Called with pwalists' rows (from the cache, then from the network). */
-export function showRequests(rows: ExpenseRow[]): void {
-  requestRows.value = rows;
-  requestAttention.value = rows.filter((r) => r.needsAttention).length;
-}
-
-export function resetRequests(): void {
-  requestRows.value = [];
-  requestAttention.value = 0;
-  detail.value = null;
-  filters.value = NO_FILTERS;
-  resetWallet();
-  resetTransactions();
-  closeAllSheets();
-}
 
 /** Re-reads pwalists after a write, whose result is already on screen. */
 export async function refreshRequests(): Promise<void> {

@@ -21,7 +21,7 @@ import { askConfirm, dropBanners, panel, pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { readCache, writeCache } from "./cache.ts";
 import { messageOf } from "./messages.ts";
-import { resetRequests, showRequests } from "./requests.ts";
+import { resetRequests, showRequests } from "./request_rows.ts";
 import {
   afterPaint,
   readCachedHead,
