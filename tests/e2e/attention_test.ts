@@ -111,7 +111,7 @@ for (const flavour of FLAVOURS) {
           await waitText(p, BLOCK);
           assert.equal(await p.$$eval(".side-panel.open", (l) => l.length), 0);
           await expectAccessible(p, "block banner");
-          for (const left of ["1 need attention", ""]) {
+          for (const left of ["1 needs attention", ""]) {
             await p.locator(".banners ::-p-aria(Add receipt)").click();
             await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length);
             await settled(p);
