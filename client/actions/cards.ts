@@ -42,7 +42,13 @@ function setView(oid: string, p: Partial<CardView>): void {
 function rowFollows(card: Card): void {
   requestRows.value = requestRows.value.map((r) =>
     r.oid === card.oid
-      ? { ...r, cardStatusCode: card.cardStatusCode, openCard: card.cardStatusCode !== "Closed" }
+      ? {
+        ...r,
+        cardStatusCode: card.cardStatusCode,
+        openCard: card.cardStatusCode !== "Closed",
+        // spec §2 Wallet: the row shows what is left on the card, nothing once it has ended.
+        cardAvailable: card.cardStatusCode === "Closed" ? null : card.amountAvailable,
+      }
       : r
   );
 }

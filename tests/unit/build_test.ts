@@ -295,6 +295,12 @@ async function checkIconsAndRelease(report: BuildReport): Promise<void> {
   }
   assert.match(report.release.version, /^2\.\d{2}\.\d{4}$/);
   assert.match(report.release.released, /^\d{2}-\d{2}-\d{4}$/);
+  // spec §1, one source: the server's initialize answers with this file (server/release.ts).
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(join(report.outDir, "release.json"))),
+    report.release,
+  );
+  assert.ok(!list.has("/release.json"), "release.json is the server's, not precached");
 }
 
 Deno.test({

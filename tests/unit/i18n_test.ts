@@ -18,7 +18,6 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "errors.title", // "Messages"
     "options.title", // "Options"
     "menu.options", // "Options"
-    "options.version", // "Version"
     "menu.title", // "Menu"
     "main.transactions", // "Transactions"
     "card.state.Active", // "Active"
@@ -30,7 +29,6 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "app.version",
     "common.ok",
     "pinpad.faq",
-    "options.version", // "Version"
     "menu.support", // "Support"
     "main.support",
     "main.wallet", // "Wallet"
@@ -199,4 +197,47 @@ Deno.test("[i18n] pickLocale and dictionary serve en, fr, de and es", async () =
   assert.equal(await dictionary("es"), es);
   assert.equal(await dictionary("it"), en);
   assert.equal((await dictionary("fr"))["lost.noPrevious"], "Aucune activation précédente trouvée");
+});
+
+Deno.test("[i18n] a blocked card has one word in every language (spec §4 'blocked')", () => {
+  // The state, its actions, their progress, notice and hint all say the spec's word; none
+  // says "frozen" in any language.
+  const WORD: Record<string, RegExp> = {
+    en: /block/i,
+    fr: /blo[cq]/i,
+    de: /sperr/i,
+    es: /bloque/i,
+  };
+  const keys: Key[] = [
+    "card.state.Blocked",
+    "card.freeze",
+    "card.unfreeze",
+    "card.freezing",
+    "card.unfreezing",
+    "card.frozenNotice",
+    "card.freezeHint",
+  ];
+  for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
+    for (const key of keys) {
+      assert.match(dict[key], WORD[lang], `${lang} ${key}: "${dict[key]}"`);
+      assert.doesNotMatch(
+        dict[key],
+        /free?z|froz|\bgel[ée]|d[ée]gel|congel|friert|gefror/i,
+        `${lang} ${key}`,
+      );
+    }
+  }
+});
+
+Deno.test("[i18n] the Options' version line says 'Version' once, then the version (no 'VersionV')", () => {
+  const args = { version: "2.26.1126", date: "26-11-2026" };
+  const want: Record<string, string> = {
+    en: "Version 2.26.1126, released 26-11-2026",
+    fr: "Version 2.26.1126, publiée le 26-11-2026",
+    de: "Version 2.26.1126, veröffentlicht am 26-11-2026",
+    es: "Versión 2.26.1126, publicada el 26-11-2026",
+  };
+  for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
+    assert.equal(format(dict["options.version"], args), want[lang], lang);
+  }
 });

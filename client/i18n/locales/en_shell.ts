@@ -74,7 +74,7 @@ export const enShell = {
   "options.open": "Options",
   "options.push": "Push notifications",
   "options.pushFailed": "Push notifications could not be changed",
-  "options.version": "Version",
+  "options.version": "Version {version}, released {date}",
   "options.about": "About",
   "options.aboutText":
     "QCard lets you request expenses, hold virtual cards and attach receipts, and lets approvers decide quickly. Your access token is encrypted on this device with a key derived from your PIN.",
