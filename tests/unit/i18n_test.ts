@@ -4,6 +4,7 @@ import { fr } from "../../client/i18n/locales/fr.ts";
 import { de } from "../../client/i18n/locales/de.ts";
 import { es } from "../../client/i18n/locales/es.ts";
 import { format } from "../../client/i18n/format.ts";
+import { refusedAbbreviation } from "../../client/lib/transaction_rules.ts";
 import { dictionary, LOCALES, pickLocale } from "../../server/i18n.ts";
 
 type Key = keyof typeof en;
@@ -56,6 +57,7 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "approval.decisionExtra",
     "budget.total", // "Total {total}"
     "card.cvc",
+    "secure.title", // "3-D Secure"
     "secure.pin",
     "install.androidTitle",
   ]),
@@ -240,4 +242,17 @@ Deno.test("[i18n] the Options' version line says 'Version' once, then the versio
   for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
     assert.equal(format(dict["options.version"], args), want[lang], lang);
   }
+});
+
+Deno.test("[i18n] 3-D Secure is spelled one way in every language (German compounds hyphen it)", () => {
+  for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
+    for (const [key, text] of Object.entries(dict)) {
+      if (!/3.?d.?s/i.test(text)) continue;
+      const rest = text.replace(/3-D(-| )Secure/g, "");
+      assert.doesNotMatch(rest, /3.?d.?s/i, `${lang} ${key}: "${text}"`);
+      if (lang !== "de") assert.ok(!text.includes("3-D-Secure"), `${lang} ${key}: "${text}"`);
+    }
+  }
+  // The refused reason's abbreviation (spec §8 matches the issuer's '3Dsecure') shows the same.
+  assert.equal(refusedAbbreviation("3Dsecure not enrolled/none"), "3-D Secure");
 });

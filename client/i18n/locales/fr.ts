@@ -112,7 +112,7 @@ export const fr: Dictionary = {
   "menu.title": "Menu",
   "menu.open": "Ouvrir le menu",
   "menu.options": "Options",
-  "menu.secure": "Paramètres 3D Secure",
+  "menu.secure": "Paramètres 3-D Secure",
   "menu.support": "Assistance",
   "menu.logout": "Verrouiller",
 
@@ -364,7 +364,7 @@ export const fr: Dictionary = {
   "detail.close": "Clôturer la demande",
   "detail.cancel": "Annuler la demande",
   "detail.generate": "Générer la carte",
-  "detail.secure": "Configurer le 3D Secure",
+  "detail.secure": "Configurer le 3-D Secure",
   "detail.closeConfirm": "Clôturer cette demande ?",
   "detail.closeExtra": "Sa carte sera fermée et ne pourra plus être utilisée.",
   "detail.cancelConfirm": "Annuler cette demande ?",
