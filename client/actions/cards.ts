@@ -248,6 +248,7 @@ export function confirmCardEnd(how: "close" | "cancel"): void {
     showNo: true,
     // The confirm says the action's verb, in red.
     yesLabel: t(how === "close" ? "card.close" : "card.cancel"),
+    noLabel: t("confirm.keep"),
     danger: true,
     onYes: () =>
       void busy(async () => {

@@ -186,6 +186,11 @@ for (const flavour of FLAVOURS) {
             color: getComputedStyle(b).backgroundColor,
           }));
           assert.equal(yes.name, "End card");
+          // And No says what it means: no bare Yes/No.
+          assert.equal(
+            await p.$eval(".confirm button.secondary", (b) => (b as HTMLElement).innerText.trim()),
+            "Keep",
+          );
           const [r, g, b] = yes.color.match(/\d+/g)!.map(Number);
           assert.ok(r > 150 && g < 100 && b < 100, `'End card' is red: ${yes.color}`);
           await expectAccessible(p, "End card confirm");

@@ -449,6 +449,8 @@ export const de: Dictionary = {
   "options.pushOn": "Benachrichtigungen sind eingeschaltet",
   "options.pushOff": "Benachrichtigungen sind ausgeschaltet",
   "options.pushNotOn": "Benachrichtigungen wurden nicht eingeschaltet",
+  "options.removeYes": "Entfernen",
+  "confirm.keep": "Behalten",
   "secure.pinExpired":
     "Diese PIN ist nicht mehr gültig: Speichern Sie erneut, um eine neue zu erhalten",
   "secure.save": "Speichern",

@@ -81,6 +81,8 @@ export const enShell = {
   "options.removeLocal": "Remove local data",
   "options.removeConfirm": "Remove all local data from this device?",
   "options.removeExtra": "You will need to activate this device again.",
+  "options.removeYes": "Remove",
+  "confirm.keep": "Keep",
   "options.language": "Language",
   "budget.badStart": "Please choose a valid start date",
   "budget.badAmount": "Please enter a positive amount per occurrence",

@@ -442,6 +442,8 @@ export const es: Dictionary = {
   "options.pushOn": "Las notificaciones están activadas",
   "options.pushOff": "Las notificaciones están desactivadas",
   "options.pushNotOn": "Las notificaciones no se activaron",
+  "options.removeYes": "Eliminar",
+  "confirm.keep": "Conservar",
   "secure.pinExpired": "Este PIN ya no se puede usar: guarde de nuevo para recibir otro",
   "secure.save": "Guardar",
   "secure.saved": "Ajustes de 3-D Secure guardados",

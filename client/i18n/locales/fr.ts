@@ -449,6 +449,8 @@ export const fr: Dictionary = {
   "options.pushOn": "Les notifications sont activées",
   "options.pushOff": "Les notifications sont désactivées",
   "options.pushNotOn": "Les notifications n’ont pas été activées",
+  "options.removeYes": "Supprimer",
+  "confirm.keep": "Conserver",
   "secure.pinExpired":
     "Ce code PIN n’est plus utilisable : enregistrez de nouveau pour en recevoir un autre",
   "secure.save": "Enregistrer",
