@@ -110,7 +110,7 @@ async function accept(env: Env, id: string): Promise<string> {
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
-      `[e2e:${flavour}] cards: generate through the 3-D Secure setup, wallet, reveal 30 s then masked, freeze/unfreeze, close; card-data scan; cancel; password 10 s; fetch fallbacks`,
+      `[e2e:${flavour}] cards: generate through the 3-D Secure setup, wallet, reveal 30 s then masked, block/unblock, end card; card-data scan; cancel; password 10 s; fetch fallbacks`,
     ...opts,
     fn: async () => {
       const env = await start(flavour);

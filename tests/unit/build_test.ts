@@ -113,7 +113,8 @@ async function checkServiceWorker(report: BuildReport): Promise<void> {
   const list = precacheList(sw);
   const onDemand = new Set(report.pdf.lazy);
   const expected = report.files.map((f) => f.path).filter((p) =>
-    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt" && !onDemand.has(p)
+    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt" && p !== "/release.json" &&
+    !onDemand.has(p)
   );
   assert.ok(expected.some((p) => HASHED.test(p)), "no hashed files were built");
   assert.deepEqual(
