@@ -40,6 +40,12 @@ export interface BuildOptions {
   release?: Partial<Release>;
 }
 
+/**
+ * The build's release, written beside index.html: the server reads it for `initialize`
+ * (server/release.ts), so the app's label and the server's answer cannot differ.
+ */
+export const RELEASE_FILE = "release.json";
+
 /** What the version label shows: `V <version>, released <released>`. */
 export interface Release {
   /** `2.<yy>.<MMdd>` of the release date unless QC_VERSION says otherwise. */
@@ -130,10 +136,17 @@ const ASSETS = "assets";
  */
 const TARGET = ["es2020", "chrome90", "safari14.1", "ios14.5"];
 /**
- * Files never precached: the worker itself, source maps, crawler hints, and the compressed
- * copies (the browser asks for the file; the server picks the copy by Accept-Encoding).
+ * Files never precached: the worker itself, source maps, crawler hints, the release file, and
+ * the compressed copies (the browser asks for the file; the server picks the copy by Accept-Encoding).
  */
-const NOT_PRECACHED = [/^\/sw\.js(\.map)?$/, /\.map$/, /^\/robots\.txt$/, /\.(?:br|gz)$/];
+const NOT_PRECACHED = [
+  /^\/sw\.js(\.map)?$/,
+  /\.map$/,
+  /^\/robots\.txt$/,
+  /\.(?:br|gz)$/,
+  // Read by the server (initialize's version), not by the app: the label is in the bundle.
+  /^\/release\.json$/,
+];
 /**
  * Text files the server sends compressed. Source maps are left out: production does not
  * serve them, and development can afford their raw bytes.
@@ -222,6 +235,8 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   // Our own support pages (issue 13), before the worker so that they are precached.
   await writeSupportPages(outDir, shell.css);
   await writeIcons(outDir);
+  // spec §1 version label, one source: the server answers `initialize` with this very file.
+  await Deno.writeTextFile(join(outDir, RELEASE_FILE), JSON.stringify(release));
   await buildServiceWorker(outDir, minify, lazy);
   // Last, so sw.js is compressed too and the precache list never names a copy.
   const files = await precompress(outDir);

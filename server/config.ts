@@ -2,9 +2,6 @@ import * as z from "zod";
 import { LOG_LEVELS } from "./log.ts";
 import { KNOWN_PUSH_HOSTS, pushHostIssue, pushHostList } from "./push/subscription.ts";
 
-/** The version line the spec fixes (§1). */
-export const APP_VERSION = "2.25.0211";
-
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
 /**

@@ -43,7 +43,13 @@ function setView(oid: string, p: Partial<CardView>): void {
 function rowFollows(card: Card): void {
   requestRows.value = requestRows.value.map((r) =>
     r.oid === card.oid
-      ? { ...r, cardStatusCode: card.cardStatusCode, openCard: card.cardStatusCode !== "Closed" }
+      ? {
+        ...r,
+        cardStatusCode: card.cardStatusCode,
+        openCard: card.cardStatusCode !== "Closed",
+        // spec §2 Wallet: the row shows what is left on the card, nothing once it has ended.
+        cardAvailable: card.cardStatusCode === "Closed" ? null : card.amountAvailable,
+      }
       : r
   );
 }
@@ -248,6 +254,7 @@ export function confirmCardEnd(how: "close" | "cancel"): void {
     showNo: true,
     // The confirm says the action's verb, in red.
     yesLabel: t(how === "close" ? "card.close" : "card.cancel"),
+    noLabel: t("confirm.keep"),
     danger: true,
     onYes: () =>
       void busy(async () => {

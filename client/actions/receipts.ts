@@ -143,6 +143,9 @@ export function removeReceipt(receipt: Receipt): void {
   askConfirm({
     message: t("receipts.removeConfirm", { name: receipt.name }),
     showNo: true,
+    yesLabel: t("receipts.remove"),
+    noLabel: t("confirm.keep"),
+    danger: true,
     onYes: async () => {
       await busy(async () => {
         try {

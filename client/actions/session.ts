@@ -362,6 +362,10 @@ export function confirmRemoveLocalData(): void {
     message: t("options.removeConfirm"),
     extra: t("options.removeExtra"),
     showNo: true,
+    // The buttons say the verb (the removal in red) and what No means.
+    yesLabel: t("options.removeYes"),
+    noLabel: t("confirm.keep"),
+    danger: true,
     onYes: async () => {
       if (credentials.bearer) {
         try {

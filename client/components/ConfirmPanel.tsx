@@ -15,7 +15,11 @@ export function ConfirmPanel() {
         {req.extra ? <p className="confirm-extra">{req.extra}</p> : null}
         <div className="confirm-buttons">
           {req.showNo
-            ? <button type="button" className="secondary" onClick={close}>{t("common.no")}</button>
+            ? (
+              <button type="button" className="secondary" onClick={close}>
+                {req.noLabel ?? t("common.no")}
+              </button>
+            )
             : null}
           <button
             type="button"

@@ -17,3 +17,11 @@ export const APP_RELEASED: string = typeof QC_RELEASED === "string" ? QC_RELEASE
 export function versionLabel(): string {
   return t("app.versionLabel", { version: APP_VERSION, date: APP_RELEASED });
 }
+
+/**
+ * The Options' version line, the label said once: 'Version 2.25.0211, released 11-02-2025'
+ * (the same version `initialize` answers: server/release.ts reads this build's release).
+ */
+export function versionLine(): string {
+  return t("options.version", { version: APP_VERSION, date: APP_RELEASED });
+}

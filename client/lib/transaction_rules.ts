@@ -37,6 +37,11 @@ const ABBREVIATIONS = [
   "Authentication",
 ] as const;
 
+/** The issuers' '3Dsecure' is shown as the app spells it everywhere else: '3-D Secure'. */
+const SHOWN_AS: Partial<Record<(typeof ABBREVIATIONS)[number], string>> = {
+  "3Dsecure": "3-D Secure",
+};
+
 /**
  * spec §8: a refused reason as its abbreviation — CVC, MCC, Exceeds maximum, Exceeded
  * maximum, Verification, 3Dsecure, Authentication, or for Invalid the text before the slash;
@@ -44,7 +49,7 @@ const ABBREVIATIONS = [
  */
 export function refusedAbbreviation(reason: string | null | undefined): string {
   if (!reason) return "";
-  for (const a of ABBREVIATIONS) if (reason.includes(a)) return a;
+  for (const a of ABBREVIATIONS) if (reason.includes(a)) return SHOWN_AS[a] ?? a;
   if (reason.includes("Invalid")) return reason.split("/")[0].trim();
   return cutReason(reason);
 }

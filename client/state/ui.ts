@@ -71,6 +71,8 @@ export interface ConfirmRequest {
   showNo: boolean;
   /** The label of the Yes button: an acknowledgement ('OK') or the action's verb. */
   yesLabel?: string;
+  /** The label of the No button: what not doing it means ('Keep'), instead of 'No'. */
+  noLabel?: string;
   /** A destructive action: its button (labelled with the verb) is red. */
   danger?: boolean;
   onYes: () => void | Promise<void>;

@@ -1,4 +1,5 @@
 import type { Card, ObfuscatedCard } from "../../client/api/contract/cards.ts";
+import type { ExpenseRow } from "../../client/api/contract/requests.ts";
 import { fromMinor, toMinor } from "../../client/lib/currency_units.ts";
 import { isoDay } from "../../client/lib/dates.ts";
 import { sealForKey } from "../../client/lib/reveal_cipher.ts";
@@ -285,4 +286,33 @@ export async function setFrozen(
 export async function closeCardOf(deps: Deps, r: RequestRecord): Promise<IssuedCard | null> {
   if (!r.card) return null;
   return await deps.issuer.close(r.card.token);
+}
+
+/**
+ * spec §2 Wallet: each row of a card that is not closed carries what is left on it (the
+ * issuer holds the balance, so it is asked once per open card of the list). A closed card,
+ * or one the issuer does not answer for, gets null: the row then shows no spendable amount.
+ */
+export async function withCardAmounts(
+  deps: Deps,
+  user: User,
+  rows: ExpenseRow[],
+): Promise<ExpenseRow[]> {
+  const recs = await deps.store.requests.byUser(user.oid);
+  const open = recs.filter((r) => r.hasCard && r.openCard && r.card);
+  if (!open.length) return rows;
+  const left = new Map<string, number | null>(
+    await Promise.all(open.map(async (r): Promise<[string, number | null]> => {
+      try {
+        const card = await deps.issuer.getCard(r.card!.token);
+        return [
+          r.oid,
+          card && card.status !== "closed" ? fromMinor(card.amountAvailable, card.currency) : null,
+        ];
+      } catch {
+        return [r.oid, null];
+      }
+    })),
+  );
+  return rows.map((r) => left.has(r.oid) ? { ...r, cardAvailable: left.get(r.oid) } : r);
 }

@@ -92,7 +92,7 @@ export type DeclineCode =
  */
 export const DECLINE_REASONS: Readonly<Record<DeclineCode, string>> = {
   card_closed: "Invalid card status/the card is closed",
-  card_frozen: "Invalid card status/the card is frozen",
+  card_frozen: "Invalid card status/the card is blocked",
   card_expired: "Invalid card status/the card has expired",
   incorrect_cvc: "CVC check failed/the security code does not match",
   cvc_locked: "CVC check failed/too many wrong security codes, try again later",

@@ -3,13 +3,14 @@ import type { Context } from "hono";
 import type * as z from "zod/mini";
 import { session, Settings as SettingsSchema } from "../../client/api/contract/session.ts";
 import { checkPin } from "../../client/lib/pin_rules.ts";
-import { APP_VERSION } from "../config.ts";
 import { badRequest, forbidden, HttpError, notFound, unprocessable } from "../errors.ts";
 import type { AppEnv } from "../env.ts";
 import { checkActivationCode } from "../domain/code_check.ts";
 import { checkAnswer, NoQuestions, questionFor } from "../domain/lost_activation.ts";
 import { checkPinAttempt, tokenOf } from "../domain/pin_check.ts";
 import { listRows } from "../domain/request_views.ts";
+import { withCardAmounts } from "../domain/cards.ts";
+import { servedRelease } from "../release.ts";
 import { transactionRows } from "../domain/transactions.ts";
 import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
 import { addressKey } from "../middleware/peer.ts";
@@ -42,7 +43,8 @@ export function sessionRoutes(): Hono<AppEnv> {
       chatUrl: meta?.organisation.chatUrl ?? null,
       // Issue 13: null when push is off (production without VAPID keys).
       vapidPublicKey: (await vapidKeys(c.var.deps.config, c.var.deps.store.kv))?.publicKey ?? null,
-      version: APP_VERSION,
+      // spec §1: the served build's own version, the one its label shows (server/release.ts).
+      version: (await servedRelease(c.var.deps.config.STATIC_DIR)).version,
     };
   });
 
@@ -73,7 +75,9 @@ export function sessionRoutes(): Hono<AppEnv> {
     const u = auth!.user;
     return {
       ...settingsOf(meta?.settings),
-      expenses: { expenseslist: await listRows(c.var.deps, u) },
+      expenses: {
+        expenseslist: await withCardAmounts(c.var.deps, u, await listRows(c.var.deps, u)),
+      },
       transactions: { receiptslist: await transactionRows(c.var.deps, u) },
       username: u.email,
       fname: u.fname,

@@ -405,7 +405,7 @@ export const FAQ: Record<Locale, FaqText> = {
         items: [
           [
             "¿Cómo obtengo una tarjeta?",
-            "Abra una solicitud aceptada y pulse «Generar tarjeta». La primera vez, configure 3D Secure: una contraseña y un número de móvil con los que se confirman los pagos en línea.",
+            "Abra una solicitud aceptada y pulse «Generar tarjeta». La primera vez, configure 3-D Secure: una contraseña y un número de móvil con los que se confirman los pagos en línea.",
           ],
           [
             "¿Cómo veo el número de la tarjeta?",

@@ -4,7 +4,7 @@
  * a wrong PIN marked invalid, the PIN from the SMS outbox), then generation continues with
  * its progress and the card is listed under Wallet/Active. The card is revealed (a 16-digit
  * Luhn-valid number and a CVC, a visible countdown, copy), masked again after the real 30 s,
- * frozen (blocked, Unfreeze only) and unfrozen, then closed (listed under Closed). After the
+ * blocked (Unblock card only) and unblocked, then ended (listed under Closed). After the
  * mask, no card number or CVC is left in the DOM, QCDB, Cache Storage, cookies or storage.
  * A second card, generated with no detour, is cancelled; the stored 3-D Secure password
  * shows for 10 s from the main menu; a failed card fetch falls back to the obfuscated card,
@@ -110,7 +110,7 @@ async function accept(env: Env, id: string): Promise<string> {
 for (const flavour of FLAVOURS) {
   Deno.test({
     name:
-      `[e2e:${flavour}] cards: generate through the 3-D Secure setup, wallet, reveal 30 s then masked, freeze/unfreeze, close; card-data scan; cancel; password 10 s; fetch fallbacks`,
+      `[e2e:${flavour}] cards: generate through the 3-D Secure setup, wallet, reveal 30 s then masked, block/unblock, end card; card-data scan; cancel; password 10 s; fetch fallbacks`,
     ...opts,
     fn: async () => {
       const env = await start(flavour);
@@ -310,18 +310,19 @@ for (const flavour of FLAVOURS) {
           // The card-data scan: nothing of the reveal is left anywhere the page keeps data.
           await assertNoCardData(p, pan, cvc);
 
-          // Freeze: blocked, Unfreeze only; then active again.
-          await inTopPanel(p, "Freeze");
+          // Block: blocked, Unblock card only; then active again.
+          await inTopPanel(p, "More actions");
+          await inTopPanel(p, "Block card");
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
-              "Frozen"
+              "Blocked"
           );
-          await waitText(p, "Card frozen");
+          await waitText(p, "Card blocked");
           assert.deepEqual(
             (await panelButtons(p)).filter((b) =>
-              ["Show card details", "Freeze", "Unfreeze", "Close card", "Cancel card"].includes(b)
+              ["Show card details", "Block card", "Unblock card", "More actions"].includes(b)
             ),
-            ["Unfreeze"],
+            ["Unblock card"],
           );
           await inTopPanel(p, "Back");
           await panelsClosed(p);
@@ -331,7 +332,7 @@ for (const flavour of FLAVOURS) {
           await waitText(p, "Client visit in Lyon");
           assert.equal(await p.$$eval(".card-row.not-active", (l) => l.length), 1);
           await openRow(p, "Client visit in Lyon");
-          await inTopPanel(p, "Unfreeze");
+          await inTopPanel(p, "Unblock card");
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
               "Active"
@@ -347,23 +348,24 @@ for (const flavour of FLAVOURS) {
           assert.deepEqual(luhnNumbers((await pageData(p)).dom), []);
 
           // Close the card (its request is closed): Closed, no actions, listed under Closed.
-          await inTopPanel(p, "Close card");
+          await inTopPanel(p, "More actions");
+          await inTopPanel(p, "End card");
           // The confirm's button says the verb.
-          await waitText(p, "Close this card?");
-          await p.locator(".confirm ::-p-aria(Close card)").click();
+          await waitText(p, "End this card?");
+          await p.locator(".confirm ::-p-aria(End card)").click();
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
               "Closed"
           );
           assert.deepEqual(
             (await panelButtons(p)).filter((b) =>
-              ["Show card details", "Freeze", "Unfreeze", "Close card", "Cancel card"].includes(b)
+              ["Show card details", "Block card", "Unblock card", "More actions"].includes(b)
             ),
             [],
           );
           assert.equal((await face(p)).cvc, null, "no CVC slot on a closed card");
           // Nothing "available" on a closed card.
-          assert.ok(!(await topPanelText(p)).includes("Available"));
+          assert.ok((await topPanelText(p)).includes("Nothing: the card is closed"));
           await shot(p, `${flavour}-card-closed`);
           await inTopPanel(p, "Back");
           await panelsClosed(p);
@@ -385,9 +387,10 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Generate card");
           await waitInTopPanel(p, "Card R000002");
           assert.equal(await openPanels(p), 2, "no 3-D Secure detour");
-          await inTopPanel(p, "Cancel card");
-          await waitText(p, "Cancel this card?");
-          await p.locator(".confirm ::-p-aria(Cancel card)").click();
+          await inTopPanel(p, "More actions");
+          await inTopPanel(p, "Cancel request");
+          await waitText(p, "Cancel this card's request?");
+          await p.locator(".confirm ::-p-aria(Cancel request)").click();
           await p.waitForFunction(() =>
             document.querySelector(".side-panel.open .detail-head .status")?.textContent ===
               "Closed"

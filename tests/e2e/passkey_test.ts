@@ -127,7 +127,7 @@ for (const flavour of FLAVOURS) {
           // Remove local data: no wrapper left on the device, and the server forgot it all.
           await openOptions(p);
           await click(p, "Remove local data");
-          await click(p, "Yes");
+          await click(p, "Remove");
           await waitText(p, "Enter the 5-digit code");
           assert.deepEqual(await tokenRecords(p), []);
           assert.equal(await device(env), null);

@@ -160,9 +160,10 @@ for (const flavour of FLAVOURS) {
         await waitText(page, ", released ");
         await click(page, "Remove local data");
         await waitText(page, "Remove all local data from this device?");
-        await click(page, "No");
+        // The confirm says the verb, not Yes/No.
+        await click(page, "Keep");
         await click(page, "Remove local data");
-        await click(page, "Yes");
+        await click(page, "Remove");
         await waitText(page, "Enter the 5-digit code");
         const user = await env.deps.store.users.byEmail("approver@demo.example");
         assert.equal((await env.deps.store.devices.forUser(user!.oid)).length, 0);

@@ -28,6 +28,7 @@ import {
 } from "./harness.ts";
 import { closeAll, named, opts, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
+import { expectAccessible } from "./a11y.ts";
 
 const EMPLOYEE = "employee@demo.example";
 const PIN = "135790";
@@ -265,6 +266,9 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() =>
             (document.querySelector("[role=switch]") as HTMLInputElement)?.checked
           );
+          // Every toggle says what happened, under the switch (announced: role=status).
+          await waitText(p, "Notifications are on");
+          await expectAccessible(p, "Options, push on");
           // Subscribed with the server's key, and the subscription is what the server stored.
           const calls = await p.evaluate(() => (window as unknown as Stub).__push.subscribed);
           assert.deepEqual(calls, [{ userVisibleOnly: true, key: init.vapidPublicKey }]);
@@ -310,12 +314,30 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() =>
             !(document.querySelector("[role=switch]") as HTMLInputElement)?.checked
           );
+          await waitText(p, "Notifications are off");
 
-          // spec §9: a subscription that hangs gives up after 10 s with a message.
+          // spec §9: a subscription that hangs gives up after 10 s with a message. The tap
+          // answers at once, not after those 10 s of silence: the switch moves, busy, and says
+          // what it is doing while the subscription has not answered.
           await p.evaluate(() => ((window as unknown as Stub).__push.hang = true));
           const started = Date.now();
           await (await named(p, "Push notifications")).click();
+          await waitText(p, "Turning notifications on…");
+          assert.deepEqual(
+            await p.$eval("[role=switch]", (e) => ({
+              checked: (e as HTMLInputElement).checked,
+              busy: e.getAttribute("aria-busy"),
+              note: document.getElementById(e.getAttribute("aria-describedby")!)?.textContent,
+            })),
+            { checked: true, busy: "true", note: "Turning notifications on…" },
+          );
+          assert.ok(
+            !(await p.evaluate(() => document.body.innerText)).includes("no answer within"),
+            "the feedback came before the give-up",
+          );
+          await expectAccessible(p, "Options, push turning on");
           await waitText(p, "no answer within 10 seconds", 15_000);
+          await waitText(p, "Notifications were not turned on");
           const waited = Date.now() - started;
           assert.ok(waited >= 9_500 && waited < 14_000, `gave up after ${waited} ms`);
           assert.equal(

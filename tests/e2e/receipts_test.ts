@@ -179,7 +179,7 @@ for (const flavour of FLAVOURS) {
 
           // Remove the PNG receipt (confirm).
           await inTopPanel(p, "Remove receipt receipt.png");
-          await p.locator(".confirm ::-p-aria(Yes)").click();
+          await p.locator(".confirm ::-p-aria(Remove)").click();
           await waitInTopPanel(p, "Receipts (1)");
           assert.ok(
             !(await p.$eval(".side-panel.open .receipt-list", (e) => (e as HTMLElement).innerText))

@@ -101,6 +101,9 @@ for (const flavour of FLAVOURS) {
             }
             // The demo configures a chat address: the tab links to it.
             await p.locator('::-p-aria([name="Chat mit dem Support"][role="link"])').wait();
+            // A thumb-sized target (WCAG 2.5.5: 44 px), not a 19 px line of text.
+            const chat = await p.$eval(".support-chat a", (a) => a.getBoundingClientRect().height);
+            assert.ok(chat >= 44, `Chat link ${chat} px high`);
           } finally {
             await p.setOfflineMode(false);
           }
@@ -109,6 +112,11 @@ for (const flavour of FLAVOURS) {
           await click(p, "Menü öffnen");
           await click(p, "Sperren");
           await waitText(p, "Geben Sie Ihre PIN ein");
+          const helpLinks = await p.$$eval(
+            ".pad-help a, .pad-help button",
+            (l) => l.map((e) => Math.round(e.getBoundingClientRect().height)),
+          );
+          assert.ok(helpLinks.length >= 3 && helpLinks.every((h) => h >= 44), `${helpLinks}`);
           const faq = await p.$eval(
             ".pad-help a",
             (a) => new URL((a as HTMLAnchorElement).href).pathname,

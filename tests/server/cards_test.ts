@@ -10,7 +10,8 @@ import { recordDecision } from "../../server/domain/requests.ts";
 import { newRevealKey, openWithKey } from "../../client/lib/reveal_cipher.ts";
 import { PASSWORD_PLACEHOLDER } from "../../client/lib/secure_rules.ts";
 import type { Card } from "../../client/api/contract/cards.ts";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
+import type { ExpenseRequest, ExpenseRow } from "../../client/api/contract/requests.ts";
+import { buy } from "./purchase_helpers.ts";
 import { assertError, assertOk, bearer, getE, type Headers, login, luhn, postE } from "./api.ts";
 
 const E = "/scmapi/expense";
@@ -530,4 +531,40 @@ Deno.test(
       true,
     );
   }, { SMS_TRANSPORT: "none" }),
+);
+
+Deno.test(
+  "[cards] wallet rows carry what is left on each open card, nothing once the card is closed",
+  withApp(async (api) => {
+    const emp = await login(api, DEMO.employee);
+    await defineSecure(api, emp.h);
+    const oid = await accepted(api, emp.h);
+    const bare = await accepted(api, emp.h, { purpose: "No card yet" });
+    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
+    const b = await buy(
+      api,
+      (await get(api, emp.h, `pwaexpensecard?oid=${oid}`)).json.card as Card,
+      {
+        amount: "20.00",
+      },
+    );
+    assert.equal(b.approved, true);
+    const rows = async () => {
+      const l = await get(api, emp.h, "pwalists");
+      assertOk(l);
+      return (l.json.expenses as { expenseslist: ExpenseRow[] }).expenseslist;
+    };
+    // spec §2 Wallet: 120.50 requested, 20.00 spent: 100.50 left (not the request's amount).
+    let list = await rows();
+    assert.equal(list.find((r) => r.oid === oid)?.cardAvailable, 100.5);
+    assert.equal(list.find((r) => r.oid === oid)?.amount, 120.5);
+    assert.equal(list.find((r) => r.oid === bare)?.cardAvailable, undefined);
+    // Blocked: still what is left; closed: nothing that looks spendable.
+    assertOk(await post(api, emp.h, "pwafreezecard", { oid }));
+    assert.equal((await rows()).find((r) => r.oid === oid)?.cardAvailable, 100.5);
+    assertOk(await post(api, emp.h, "pwaunfreezecard", { oid }));
+    assertOk(await post(api, emp.h, "pwaclose", { oid }));
+    list = await rows();
+    assert.equal(list.find((r) => r.oid === oid)?.cardAvailable ?? null, null);
+  }),
 );

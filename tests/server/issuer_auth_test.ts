@@ -119,7 +119,7 @@ Deno.test("[issuer] authorize: an expired card, an unenrolled holder (3Dsecure),
     buy(other.token, { threeDS: { password: "x" } }),
     "three_ds_not_enrolled",
   );
-  assert.equal(refusedAbbreviation(a.reason), "3Dsecure");
+  assert.equal(refusedAbbreviation(a.reason), "3-D Secure");
   // Without a challenge the same card pays.
   assert.equal((await f.issuer.authorize(buy(other.token))).approved, true);
   await rejectsWith(f.issuer.authorize(buy("ic_unknownunknownunknownunk")), "card_not_found");

@@ -113,7 +113,8 @@ async function checkServiceWorker(report: BuildReport): Promise<void> {
   const list = precacheList(sw);
   const onDemand = new Set(report.pdf.lazy);
   const expected = report.files.map((f) => f.path).filter((p) =>
-    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt" && !onDemand.has(p)
+    !p.endsWith(".map") && p !== "/sw.js" && p !== "/robots.txt" && p !== "/release.json" &&
+    !onDemand.has(p)
   );
   assert.ok(expected.some((p) => HASHED.test(p)), "no hashed files were built");
   assert.deepEqual(
@@ -295,6 +296,12 @@ async function checkIconsAndRelease(report: BuildReport): Promise<void> {
   }
   assert.match(report.release.version, /^2\.\d{2}\.\d{4}$/);
   assert.match(report.release.released, /^\d{2}-\d{2}-\d{4}$/);
+  // spec §1, one source: the server's initialize answers with this file (server/release.ts).
+  assert.deepEqual(
+    JSON.parse(await Deno.readTextFile(join(report.outDir, "release.json"))),
+    report.release,
+  );
+  assert.ok(!list.has("/release.json"), "release.json is the server's, not precached");
 }
 
 Deno.test({

@@ -4,6 +4,7 @@ import { fr } from "../../client/i18n/locales/fr.ts";
 import { de } from "../../client/i18n/locales/de.ts";
 import { es } from "../../client/i18n/locales/es.ts";
 import { format } from "../../client/i18n/format.ts";
+import { refusedAbbreviation } from "../../client/lib/transaction_rules.ts";
 import { dictionary, LOCALES, pickLocale } from "../../server/i18n.ts";
 
 type Key = keyof typeof en;
@@ -18,7 +19,6 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "errors.title", // "Messages"
     "options.title", // "Options"
     "menu.options", // "Options"
-    "options.version", // "Version"
     "menu.title", // "Menu"
     "main.transactions", // "Transactions"
     "card.state.Active", // "Active"
@@ -30,7 +30,6 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "app.version",
     "common.ok",
     "pinpad.faq",
-    "options.version", // "Version"
     "menu.support", // "Support"
     "main.support",
     "main.wallet", // "Wallet"
@@ -58,6 +57,7 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "approval.decisionExtra",
     "budget.total", // "Total {total}"
     "card.cvc",
+    "secure.title", // "3-D Secure"
     "secure.pin",
     "install.androidTitle",
   ]),
@@ -257,4 +257,60 @@ Deno.test("[i18n] format: an exact '=0' form wins, a missing category falls back
   assert.equal(format(text, { n: 1, who: "Ann" }, "en"), "1 item for Ann");
   assert.equal(format(text, { n: 1200, who: "Ann" }, "de"), "1.200 items for Ann");
   assert.equal(format(text, { who: "Ann" }, "en"), `${text.split(" for")[0]} for Ann`);
+});
+
+Deno.test("[i18n] a blocked card has one word in every language (spec §4 'blocked')", () => {
+  // The state, its actions, their progress, notice and hint all say the spec's word; none
+  // says "frozen" in any language.
+  const WORD: Record<string, RegExp> = {
+    en: /block/i,
+    fr: /blo[cq]/i,
+    de: /sperr/i,
+    es: /bloque/i,
+  };
+  const keys: Key[] = [
+    "card.state.Blocked",
+    "card.freeze",
+    "card.unfreeze",
+    "card.freezing",
+    "card.unfreezing",
+    "card.frozenNotice",
+    "card.freezeHint",
+  ];
+  for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
+    for (const key of keys) {
+      assert.match(dict[key], WORD[lang], `${lang} ${key}: "${dict[key]}"`);
+      assert.doesNotMatch(
+        dict[key],
+        /free?z|froz|\bgel[ée]|d[ée]gel|congel|friert|gefror/i,
+        `${lang} ${key}`,
+      );
+    }
+  }
+});
+
+Deno.test("[i18n] the Options' version line says 'Version' once, then the version (no 'VersionV')", () => {
+  const args = { version: "2.26.1126", date: "26-11-2026" };
+  const want: Record<string, string> = {
+    en: "Version 2.26.1126, released 26-11-2026",
+    fr: "Version 2.26.1126, publiée le 26-11-2026",
+    de: "Version 2.26.1126, veröffentlicht am 26-11-2026",
+    es: "Versión 2.26.1126, publicada el 26-11-2026",
+  };
+  for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
+    assert.equal(format(dict["options.version"], args), want[lang], lang);
+  }
+});
+
+Deno.test("[i18n] 3-D Secure is spelled one way in every language (German compounds hyphen it)", () => {
+  for (const [lang, dict] of Object.entries({ en, ...TRANSLATIONS })) {
+    for (const [key, text] of Object.entries(dict)) {
+      if (!/3.?d.?s/i.test(text)) continue;
+      const rest = text.replace(/3-D(-| )Secure/g, "");
+      assert.doesNotMatch(rest, /3.?d.?s/i, `${lang} ${key}: "${text}"`);
+      if (lang !== "de") assert.ok(!text.includes("3-D-Secure"), `${lang} ${key}: "${text}"`);
+    }
+  }
+  // The refused reason's abbreviation (spec §8 matches the issuer's '3Dsecure') shows the same.
+  assert.equal(refusedAbbreviation("3Dsecure not enrolled/none"), "3-D Secure");
 });

@@ -20,7 +20,7 @@ Deno.test("[transactions] spec §8 refused reason abbreviations, in the spec's o
   assert.equal(refusedAbbreviation("Exceeds maximum/over the balance"), "Exceeds maximum");
   assert.equal(refusedAbbreviation("Exceeded maximum/budget"), "Exceeded maximum");
   assert.equal(refusedAbbreviation("Verification failed/expiry"), "Verification");
-  assert.equal(refusedAbbreviation("3Dsecure not enrolled/none"), "3Dsecure");
+  assert.equal(refusedAbbreviation("3Dsecure not enrolled/none"), "3-D Secure");
   assert.equal(refusedAbbreviation("Authentication failed/wrong"), "Authentication");
   assert.equal(
     refusedAbbreviation("Invalid card status/the card is closed"),
@@ -38,7 +38,7 @@ Deno.test("[transactions] spec §8 refused reason abbreviations, in the spec's o
     "Exceeds maximum",
     "Exceeded maximum",
     "Verification",
-    "3Dsecure",
+    "3-D Secure",
     "Authentication",
   ]);
   for (const reason of Object.values(DECLINE_REASONS)) {

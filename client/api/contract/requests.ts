@@ -93,6 +93,11 @@ export const ExpenseRow = z.object({
   hasCard: z.boolean(),
   openCard: z.boolean(),
   cardStatusCode: z.nullable(z.string()),
+  /**
+   * spec §2 Wallet: what is left on the card (the issuer's available amount, in the request's
+   * currency), on list rows of a card that is not closed; null or absent otherwise.
+   */
+  cardAvailable: z.optional(z.nullable(z.number())),
   /** Counted in the main badge (spec §2): for now, a request created but not submitted. */
   needsAttention: z.boolean(),
   budgetCount: z.number(),

@@ -10,6 +10,7 @@ import {
   revealCard,
   setFrozen,
 } from "../../actions/cards.ts";
+import { ActionBar, type MoreAction } from "../../components/ActionBar.tsx";
 import { Comments } from "../../components/Comments.tsx";
 import { Countdown } from "../../components/Countdown.tsx";
 import { Field } from "../../components/Field.tsx";
@@ -30,11 +31,79 @@ import { queuedFor } from "../../state/outq.ts";
 
 export const cardStateLabel = (s: CardState) => t(`card.state.${s}` as TranslationKey);
 
+interface Can {
+  reveal: boolean;
+  freeze: boolean;
+  unfreeze: boolean;
+  close: boolean;
+  cancel: boolean;
+}
+
+/**
+ * The card's one sticky action bar, like the other details: one primary action (show the
+ * card details; copy the number while they show; unblock a blocked card), the rest in the
+ * menu, each destructive one named by what it does ('End card', 'Cancel request') and
+ * confirmed with that verb in red (spec §4: close and cancel ask for confirmation).
+ */
+function CardActions(props: { can: Can; shown: boolean; busy: boolean }) {
+  const { can, shown, busy } = props;
+  const primary = shown
+    ? { label: t("card.copy"), run: () => void copyCardNumber() }
+    : can.unfreeze
+    ? { label: t("card.unfreeze"), run: () => void setFrozen(false) }
+    : can.reveal
+    ? { label: t("card.reveal"), run: () => void revealCard() }
+    : null;
+  const more: (MoreAction | false)[] = [
+    shown && { key: "hide", label: t("card.hide"), onSelect: maskCard },
+    can.freeze && {
+      key: "block",
+      label: t("card.freeze"),
+      hint: t("card.freezeHint"),
+      disabled: busy,
+      onSelect: () => void setFrozen(true),
+    },
+    can.close && {
+      key: "end",
+      label: t("card.close"),
+      hint: t("card.closeHint"),
+      danger: true,
+      disabled: busy,
+      onSelect: () => confirmCardEnd("close"),
+    },
+    can.cancel && {
+      key: "cancel",
+      label: t("card.cancel"),
+      hint: t("card.cancelHint"),
+      danger: true,
+      disabled: busy,
+      onSelect: () => confirmCardEnd("cancel"),
+    },
+  ];
+  return (
+    <ActionBar
+      primary={primary
+        ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy && !shown}
+            onClick={primary.run}
+          >
+            {primary.label}
+          </button>
+        )
+        : null}
+      more={more}
+    />
+  );
+}
+
 /**
  * spec §2 card detail: the card face, status badge, available and allocated amounts,
  * active-until, validity in days (open cards), the request's details and comments; reveal
- * (30 s with a countdown) and copy, freeze/unfreeze, close and cancel card. Actions are
- * hidden when the card is closed, cancelled, moved or blocked (a frozen card shows Unfreeze).
+ * (30 s with a countdown) and copy, block/unblock, end card and cancel its request. Actions are
+ * hidden when the card is closed, cancelled, moved or blocked (a blocked card shows Unblock).
  */
 export function CardDetailBody() {
   useSignals();
@@ -142,13 +211,11 @@ export function CardDetailBody() {
           ? (
             <>
               {/* A closed card has nothing available: no amount that looks spendable. */}
-              {state !== "Closed"
-                ? (
-                  <Field label={t("card.available")}>
-                    {formatMoney(c.amountAvailable, currency, loc)}
-                  </Field>
-                )
-                : null}
+              <Field label={t("card.available")}>
+                {state === "Closed"
+                  ? t("card.nothingLeft")
+                  : formatMoney(c.amountAvailable, currency, loc)}
+              </Field>
               <Field label={t("card.allocated")}>
                 {formatMoney(c.amountAllocated, currency, loc)}
               </Field>
@@ -218,94 +285,7 @@ export function CardDetailBody() {
         pending={queuedFor("comment", v.oid)}
       />
 
-      {can.close || can.cancel
-        ? (
-          <div className="detail-actions">
-            {can.close
-              ? (
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={busy}
-                  onClick={() => confirmCardEnd("close")}
-                >
-                  {t("card.close")}
-                </button>
-              )
-              : null}
-            {can.cancel
-              ? (
-                <button
-                  type="button"
-                  className="danger-button"
-                  disabled={busy}
-                  onClick={() => confirmCardEnd("cancel")}
-                >
-                  {t("card.cancel")}
-                </button>
-              )
-              : null}
-          </div>
-        )
-        : null}
-
-      {can.reveal || can.freeze || can.unfreeze
-        ? (
-          <div className="detail-actions sticky-action decision-bar">
-            {shown
-              ? (
-                <>
-                  <button type="button" className="secondary" onClick={maskCard}>
-                    {t("card.hide")}
-                  </button>
-                  <button type="button" className="primary" onClick={copyCardNumber}>
-                    {t("card.copy")}
-                  </button>
-                </>
-              )
-              : (
-                <>
-                  {can.freeze
-                    ? (
-                      <button
-                        type="button"
-                        className="secondary"
-                        disabled={busy}
-                        onClick={() => setFrozen(true)}
-                      >
-                        {t("card.freeze")}
-                      </button>
-                    )
-                    : null}
-                  {can.unfreeze
-                    ? (
-                      <button
-                        type="button"
-                        className="primary"
-                        disabled={busy}
-                        onClick={() => setFrozen(false)}
-                      >
-                        {t("card.unfreeze")}
-                      </button>
-                    )
-                    : null}
-                  {can.reveal
-                    ? (
-                      <button
-                        type="button"
-                        className="primary"
-                        disabled={busy}
-                        onClick={revealCard}
-                      >
-                        {t("card.reveal")}
-                      </button>
-                    )
-                    : null}
-                </>
-              )}
-          </div>
-        )
-        : null}
+      <CardActions can={can} shown={!!shown} busy={busy} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { confirmRemoveLocalData } from "../../actions/session.ts";
 import { SidePanel } from "../../components/SidePanel.tsx";
 import { t } from "../../i18n/index.ts";
-import { versionLabel } from "../../lib/release.ts";
+import { versionLine } from "../../lib/release.ts";
 import { panel } from "../../state/ui.ts";
 import { PushToggle } from "./PushToggle.tsx";
 import { LanguageChooser } from "./LanguageChooser.tsx";
@@ -24,9 +24,7 @@ export function OptionsPanel() {
       <ul className="menu-list">
         <PushToggle />
         <LanguageChooser />
-        <li className="version-line">
-          <span>{t("options.version")}</span> <span>{versionLabel()}</span>
-        </li>
+        <li className="version-line">{versionLine()}</li>
         <li>
           <button
             type="button"

@@ -7,6 +7,7 @@ import { Tabs } from "../../components/Tabs.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
 import {
+  type CardState,
   cardState,
   notActiveStyle,
   WALLET_FILTERS,
@@ -51,15 +52,14 @@ export function WalletTab() {
 }
 
 /**
- * One card of the wallet: its request's issue date, id, card status, purpose and amount; the
- * 'not active' style unless the card is Active or Closed (spec §2).
+ * One card of the wallet: its request's issue date, id, card status, purpose and what is left
+ * on the card; the 'not active' style unless the card is Active or Closed (spec §2).
  */
 function CardRow(props: { row: ExpenseRow }) {
   useSignals();
   const r = props.row;
   const loc = locale.value;
   const state = cardState(r);
-  const large = isLargeAmount(r.amount);
   // An expense a flip made has no card: it opens as the expense it is (no dead card view).
   const card = walletRowOpens(r) === "card";
   return (
@@ -81,11 +81,34 @@ function CardRow(props: { row: ExpenseRow }) {
         <span className="row-bottom">
           {card ? <span className="card-glyph" aria-hidden="true" /> : null}
           <span className="row-purpose">{r.purpose}</span>
-          <span className={`amount${large ? " large-amount" : ""}`}>
-            {formatMoney(r.amount, r.pricingCurrency, loc)}
-          </span>
+          <RowAmount row={r} card={card} state={state} />
         </span>
       </button>
     </li>
+  );
+}
+
+/**
+ * spec §2 Wallet: a card row shows what is left on the card (the issuer's available amount),
+ * not the amount requested; a closed card shows no amount that looks spendable. An expense a
+ * flip made (no card of its own) shows its amount, as in the Requests list.
+ */
+function RowAmount(props: { row: ExpenseRow; card: boolean; state: CardState }) {
+  const r = props.row;
+  const loc = locale.value;
+  if (!props.card) {
+    return (
+      <span className={`amount${isLargeAmount(r.amount) ? " large-amount" : ""}`}>
+        {formatMoney(r.amount, r.pricingCurrency, loc)}
+      </span>
+    );
+  }
+  if (props.state === "Closed" || r.cardAvailable === null || r.cardAvailable === undefined) {
+    return null;
+  }
+  return (
+    <span className={`amount card-left${isLargeAmount(r.cardAvailable) ? " large-amount" : ""}`}>
+      {t("wallet.left", { amount: formatMoney(r.cardAvailable, r.pricingCurrency, loc) })}
+    </span>
   );
 }
