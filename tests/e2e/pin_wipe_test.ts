@@ -56,7 +56,7 @@ for (const flavour of FLAVOURS) {
         await waitText(page, "Enter your PIN");
         for (let i = 1; i <= 4; i++) {
           await tapDigits(page, "246801");
-          await waitText(page, `${5 - i} attempts left`);
+          await waitText(page, `${5 - i} ${5 - i === 1 ? "attempt" : "attempts"} left`);
         }
         await tapDigits(page, "246801");
         await waitText(page, "Too many wrong PINs");

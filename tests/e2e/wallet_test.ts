@@ -112,12 +112,12 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() => document.querySelectorAll(".card-row").length === 2);
           const open = await rows(p);
           const lunchRow = open.find((r) => r.includes("Team lunch"))!;
-          assert.match(lunchRow, /60\.00 € left/, lunchRow);
+          assert.match(lunchRow, /€60\.00 left/, lunchRow);
           assert.ok(!lunchRow.includes("100.00"), lunchRow);
           // The blocked card: one word, in the row as in the detail and its action.
           const taxiRow = open.find((r) => r.includes("Airport taxi"))!;
           assert.match(taxiRow, /Blocked/, taxiRow);
-          assert.match(taxiRow, /75\.00 € left/, taxiRow);
+          assert.match(taxiRow, /€75\.00 left/, taxiRow);
           await checkScreen(p, "wallet");
 
           await openRow(p, "Airport taxi");
