@@ -23,9 +23,10 @@ import {
 } from "../lib/vat.ts";
 import {
   accounting,
-  accountingCodes,
-  receiptTypes,
+  accountingCodesAnswer,
+  receiptTypesAnswer,
   vatCodes,
+  vatCodesAnswer,
   vatCountries,
   type VatDraft,
   vatDraft,
@@ -123,7 +124,7 @@ export async function setVatFlag(dotax: DoTax): Promise<void> {
 function loadVatLookups(): Promise<unknown> {
   return Promise.all([
     lookup("lists", "vatcodes", api.vatCodes.response, () => call(api.vatCodes), (d) => {
-      vatCodes.value = d.vatcodes;
+      vatCodesAnswer.value = d.vatcodes;
     }),
     lookup(
       "lists",
@@ -131,7 +132,7 @@ function loadVatLookups(): Promise<unknown> {
       api.receiptTypes.response,
       () => call(api.receiptTypes),
       (d) => {
-        receiptTypes.value = d.receipttypes;
+        receiptTypesAnswer.value = d.receipttypes;
       },
     ),
     lookup(
@@ -139,7 +140,7 @@ function loadVatLookups(): Promise<unknown> {
       "accountingcodes",
       api.accountingCodes.response,
       () => call(api.accountingCodes),
-      (d) => (accountingCodes.value = d.accountingcodes),
+      (d) => (accountingCodesAnswer.value = d.accountingcodes),
     ),
     lookup("lists", "countries", reqApi.countries.response, () => call(reqApi.countries), (d) => {
       vatCountries.value = d.countrylist.map((c) => ({ value: c.value, label: c.label }));

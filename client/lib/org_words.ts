@@ -22,3 +22,33 @@ export function pickLabel(
 ): string {
   return words?.[lang] || words?.en || plain;
 }
+
+/** An item of a lookup with the organisation's words (client/api/contract Words fields). */
+interface Worded {
+  label?: string;
+  labels?: Partial<Record<string, string>>;
+  description?: string;
+  descriptions?: Partial<Record<string, string>>;
+}
+
+/** The item with its label and description in `lang`; the same object when it has no words. */
+export function inLanguage<T extends Worded>(item: T, lang: string): T {
+  let out = item;
+  if (item.labels && item.label !== undefined) {
+    out = { ...out, label: pickLabel(item.label, item.labels, lang) };
+  }
+  if (item.descriptions && item.description !== undefined) {
+    out = { ...out, description: pickLabel(item.description, item.descriptions, lang) };
+  }
+  return out;
+}
+
+/** Every list of a lookup keyed by what it depends on, in `lang`. */
+export function listsInLanguage<T extends Worded>(
+  lists: Record<string, T[]>,
+  lang: string,
+): Record<string, T[]> {
+  const out: Record<string, T[]> = {};
+  for (const [key, list] of Object.entries(lists)) out[key] = list.map((x) => inLanguage(x, lang));
+  return out;
+}
