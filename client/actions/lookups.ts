@@ -2,16 +2,16 @@ import type * as z from "zod/mini";
 import { type Code, requests as api } from "../api/contract/requests.ts";
 import { call } from "../api/http.ts";
 import type { CachedStore } from "../db/qcdb.ts";
+import { currencies } from "../state/requests.ts";
 import {
   accountsAnswer,
   costCentersAnswer,
-  currencies,
   ledgersAnswer,
   ledgersByCc,
   projectsAnswer,
   projectsByCc,
   typesAnswer,
-} from "../state/requests.ts";
+} from "../state/lookups.ts";
 import { pushBanner } from "../state/ui.ts";
 import { cacheFirst } from "./cache.ts";
 import { messageOf } from "./messages.ts";

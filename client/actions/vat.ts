@@ -23,15 +23,17 @@ import {
 } from "../lib/vat.ts";
 import {
   accounting,
-  accountingCodesAnswer,
-  receiptTypesAnswer,
-  vatCodes,
-  vatCodesAnswer,
   vatCountries,
   type VatDraft,
   vatDraft,
   type VatDraftLine,
 } from "../state/receipts.ts";
+import {
+  accountingCodesAnswer,
+  receiptTypesAnswer,
+  vatCodes,
+  vatCodesAnswer,
+} from "../state/lookups.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
 import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";

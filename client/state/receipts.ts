@@ -1,9 +1,6 @@
-import { computed, signal } from "@preact/signals-react";
+import { signal } from "@preact/signals-react";
 import type { DocumentInfo, Receipt } from "../api/contract/documents.ts";
-import type { ComboItem, VatCode } from "../api/contract/vat.ts";
 import type { TriState } from "../lib/vat.ts";
-import { inLanguage } from "../lib/org_words.ts";
-import { locale } from "../i18n/index.ts";
 
 // Receipts, documents and VAT of the transaction on screen (issue 12; spec §2 Transaction
 // detail, VAT side panel, Receipts document panel, receipt notes panel; §3 Lists payload
@@ -90,18 +87,5 @@ export interface VatDraft {
 export const vatDraft = signal<VatDraft | null>(null);
 
 /** Lookups of the VAT panel (spec §7 pwavatcodes, pwareceipttypes, pwaaccountingcodes, pwacountrylist). */
-// As answered, with the organisation's words of every language (client/lib/org_words.ts)...
-export const vatCodesAnswer = signal<VatCode[]>([]);
-export const receiptTypesAnswer = signal<ComboItem[]>([]);
-export const accountingCodesAnswer = signal<ComboItem[]>([]);
-// ...and in the language shown: a switch in Options re-renders an open VAT panel at once.
-export const vatCodes = computed(() =>
-  vatCodesAnswer.value.map((c) => inLanguage(c, locale.value))
-);
-export const receiptTypes = computed(() =>
-  receiptTypesAnswer.value.map((c) => inLanguage(c, locale.value))
-);
-export const accountingCodes = computed(() =>
-  accountingCodesAnswer.value.map((c) => inLanguage(c, locale.value))
-);
+// The organisation's VAT codes, receipt types and accounting codes: client/state/lookups.ts.
 export const vatCountries = signal<{ value: string; label: string }[]>([]);

@@ -1,17 +1,12 @@
 import { computed, signal } from "@preact/signals-react";
 import type {
-  Account,
-  Code,
   Comment,
   Currency,
   ExpenseRequest,
   ExpenseRow,
-  RequestType,
   StatusCode,
 } from "../api/contract/requests.ts";
 import type { BudgetPlan } from "../lib/budget.ts";
-import { inLanguage, listsInLanguage } from "../lib/org_words.ts";
-import { locale } from "../i18n/index.ts";
 
 /** spec §2 Requests sub-filters. */
 export type SubFilter = "pending" | "accepted" | "rejected" | "cancelled";
@@ -80,29 +75,8 @@ export const countsBySubFilter = computed(() => {
   return out;
 });
 
-// Lookups (spec §2 field selector), keyed by what they depend on, as answered: with the
-// organisation's words of every language it gave (client/lib/org_words.ts). Actions write
-// these; screens read the computed ones below, in the language shown.
-export const accountsAnswer = signal<Account[]>([]);
-export const typesAnswer = signal<Record<string, RequestType[]>>({});
+// Lookups (spec §2 field selector): client/state/lookups.ts.
 export const currencies = signal<Currency[]>([]);
-/** Cost centers by type oid ('' = all). */
-export const costCentersAnswer = signal<Record<string, Code[]>>({});
-/** GL codes and projects by cost center oid. */
-export const ledgersAnswer = signal<Record<string, Code[]>>({});
-export const projectsAnswer = signal<Record<string, Code[]>>({});
-
-// The lookups in the language shown (spec §3 labels): a language switch in Options re-renders
-// them at once, from the same cached answers.
-export const accounts = computed(() =>
-  accountsAnswer.value.map((a) => inLanguage(a, locale.value))
-);
-export const typesByAccount = computed(() => listsInLanguage(typesAnswer.value, locale.value));
-export const costCentersByType = computed(() =>
-  listsInLanguage(costCentersAnswer.value, locale.value)
-);
-export const ledgersByCc = computed(() => listsInLanguage(ledgersAnswer.value, locale.value));
-export const projectsByCc = computed(() => listsInLanguage(projectsAnswer.value, locale.value));
 
 /** The request shown in the detail panel: its row at once, the entity when it arrives. */
 export const detail = signal<
