@@ -2,14 +2,16 @@ import type * as z from "zod/mini";
 import { type Code, requests as api } from "../api/contract/requests.ts";
 import { call } from "../api/http.ts";
 import type { CachedStore } from "../db/qcdb.ts";
+import { currencies } from "../state/requests.ts";
 import {
-  accounts,
-  costCentersByType,
-  currencies,
+  accountsAnswer,
+  costCentersAnswer,
+  ledgersAnswer,
   ledgersByCc,
+  projectsAnswer,
   projectsByCc,
-  typesByAccount,
-} from "../state/requests.ts";
+  typesAnswer,
+} from "../state/lookups.ts";
 import { pushBanner } from "../state/ui.ts";
 import { cacheFirst } from "./cache.ts";
 import { messageOf } from "./messages.ts";
@@ -33,7 +35,7 @@ export async function lookup<S extends z.ZodMiniType>(
 
 export const loadAccounts = () =>
   lookup("lists", "accounts", api.accounts.response, () => call(api.accounts), (d) => {
-    accounts.value = d.accounts;
+    accountsAnswer.value = d.accounts;
   });
 
 export const loadCurrencies = () =>
@@ -48,7 +50,7 @@ export const loadTypes = (accountOid: string) =>
     `types:${accountOid}`,
     api.types.response,
     () => call(api.types, { query: accountOid ? { accountoid: accountOid } : {} }),
-    (d) => (typesByAccount.value = { ...typesByAccount.value, [accountOid]: d.types }),
+    (d) => (typesAnswer.value = { ...typesAnswer.value, [accountOid]: d.types }),
   );
 
 export const loadCostCenters = (typeOid: string) =>
@@ -57,7 +59,7 @@ export const loadCostCenters = (typeOid: string) =>
     `cc:${typeOid}`,
     api.costCenters.response,
     () => call(api.costCenters, { query: typeOid ? { oid: typeOid } : {} }),
-    (d) => (costCentersByType.value = { ...costCentersByType.value, [typeOid]: d.costcenters }),
+    (d) => (costCentersAnswer.value = { ...costCentersAnswer.value, [typeOid]: d.costcenters }),
   );
 
 export async function loadCodes(typeOid: string, ccoid: string): Promise<void> {
@@ -69,7 +71,7 @@ export async function loadCodes(typeOid: string, ccoid: string): Promise<void> {
       api.ledgers.response,
       () => call(api.ledgers, { query: q }),
       (d) => {
-        ledgersByCc.value = { ...ledgersByCc.value, [ccoid]: d.ledgers };
+        ledgersAnswer.value = { ...ledgersAnswer.value, [ccoid]: d.ledgers };
       },
     ),
     lookup(
@@ -77,7 +79,7 @@ export async function loadCodes(typeOid: string, ccoid: string): Promise<void> {
       `prj:${ccoid}`,
       api.projectCodes.response,
       () => call(api.projectCodes, { query: q }),
-      (d) => (projectsByCc.value = { ...projectsByCc.value, [ccoid]: d.projectcodes }),
+      (d) => (projectsAnswer.value = { ...projectsAnswer.value, [ccoid]: d.projectcodes }),
     ),
   ]);
 }

@@ -12,7 +12,6 @@ import {
   type Violation,
 } from "../lib/request_rules.ts";
 import {
-  accounts,
   detail,
   type Draft,
   draft,
@@ -22,8 +21,8 @@ import {
   fieldErrors,
   formError,
   refusedSubmits,
-  typesByAccount,
 } from "../state/requests.ts";
+import { accounts, typesByAccount } from "../state/lookups.ts";
 import { transactionAttention } from "../state/session.ts";
 import { askConfirm, closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";

@@ -23,14 +23,17 @@ import {
 } from "../lib/vat.ts";
 import {
   accounting,
-  accountingCodes,
-  receiptTypes,
-  vatCodes,
   vatCountries,
   type VatDraft,
   vatDraft,
   type VatDraftLine,
 } from "../state/receipts.ts";
+import {
+  accountingCodesAnswer,
+  receiptTypesAnswer,
+  vatCodes,
+  vatCodesAnswer,
+} from "../state/lookups.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
 import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
@@ -123,7 +126,7 @@ export async function setVatFlag(dotax: DoTax): Promise<void> {
 function loadVatLookups(): Promise<unknown> {
   return Promise.all([
     lookup("lists", "vatcodes", api.vatCodes.response, () => call(api.vatCodes), (d) => {
-      vatCodes.value = d.vatcodes;
+      vatCodesAnswer.value = d.vatcodes;
     }),
     lookup(
       "lists",
@@ -131,7 +134,7 @@ function loadVatLookups(): Promise<unknown> {
       api.receiptTypes.response,
       () => call(api.receiptTypes),
       (d) => {
-        receiptTypes.value = d.receipttypes;
+        receiptTypesAnswer.value = d.receipttypes;
       },
     ),
     lookup(
@@ -139,7 +142,7 @@ function loadVatLookups(): Promise<unknown> {
       "accountingcodes",
       api.accountingCodes.response,
       () => call(api.accountingCodes),
-      (d) => (accountingCodes.value = d.accountingcodes),
+      (d) => (accountingCodesAnswer.value = d.accountingcodes),
     ),
     lookup("lists", "countries", reqApi.countries.response, () => call(reqApi.countries), (d) => {
       vatCountries.value = d.countrylist.map((c) => ({ value: c.value, label: c.label }));

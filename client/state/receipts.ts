@@ -1,6 +1,5 @@
 import { signal } from "@preact/signals-react";
 import type { DocumentInfo, Receipt } from "../api/contract/documents.ts";
-import type { ComboItem, VatCode } from "../api/contract/vat.ts";
 import type { TriState } from "../lib/vat.ts";
 
 // Receipts, documents and VAT of the transaction on screen (issue 12; spec §2 Transaction
@@ -88,7 +87,5 @@ export interface VatDraft {
 export const vatDraft = signal<VatDraft | null>(null);
 
 /** Lookups of the VAT panel (spec §7 pwavatcodes, pwareceipttypes, pwaaccountingcodes, pwacountrylist). */
-export const vatCodes = signal<VatCode[]>([]);
-export const receiptTypes = signal<ComboItem[]>([]);
-export const accountingCodes = signal<ComboItem[]>([]);
+// The organisation's VAT codes, receipt types and accounting codes: client/state/lookups.ts.
 export const vatCountries = signal<{ value: string; label: string }[]>([]);

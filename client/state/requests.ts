@@ -1,12 +1,9 @@
 import { computed, signal } from "@preact/signals-react";
 import type {
-  Account,
-  Code,
   Comment,
   Currency,
   ExpenseRequest,
   ExpenseRow,
-  RequestType,
   StatusCode,
 } from "../api/contract/requests.ts";
 import type { BudgetPlan } from "../lib/budget.ts";
@@ -78,15 +75,8 @@ export const countsBySubFilter = computed(() => {
   return out;
 });
 
-// Lookups (spec §2 field selector), keyed by what they depend on.
-export const accounts = signal<Account[]>([]);
-export const typesByAccount = signal<Record<string, RequestType[]>>({});
+// Lookups (spec §2 field selector): client/state/lookups.ts.
 export const currencies = signal<Currency[]>([]);
-/** Cost centers by type oid ('' = all). */
-export const costCentersByType = signal<Record<string, Code[]>>({});
-/** GL codes and projects by cost center oid. */
-export const ledgersByCc = signal<Record<string, Code[]>>({});
-export const projectsByCc = signal<Record<string, Code[]>>({});
 
 /** The request shown in the detail panel: its row at once, the entity when it arrives. */
 export const detail = signal<

@@ -12,6 +12,7 @@ import type { User } from "../store/users.ts";
 import { newComment, publishAdded, toComment } from "./comments.ts";
 import { subTypeOf } from "./request_views.ts";
 import { decidedRequest, modifyRequest, publishDecided } from "./requests.ts";
+import { labelIn } from "../org/labels.ts";
 
 const RETRIES = 8;
 
@@ -149,7 +150,9 @@ function toRow(
     statusCode: a.statusCode,
     issueDate: new Date(a.createdAt).toISOString(),
     costCenter: r?.costCenter ?? "",
-    description: `${type?.description ?? ""}: ${purpose} [${a.amount.toFixed(2)} ${a.currency}]`,
+    description: `${labelIn(type?.description, user.locale)}: ${purpose} [${
+      a.amount.toFixed(2)
+    } ${a.currency}]`,
     amount: a.amount,
     pricingCurrency: a.currency,
     purpose,
@@ -158,7 +161,7 @@ function toRow(
     sourceEntityId: r?.id ?? "",
     sourceEntityOid: a.requestOid,
     typeOid: a.typeOid,
-    type: type?.description ?? "",
+    type: labelIn(type?.description, user.locale),
     costCenterOid: r?.costCenterOid ?? null,
     GLOid: r?.GLOid ?? null,
     GLCode: r?.GLCode ?? "",
@@ -181,8 +184,8 @@ async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context)
   const entity: ApprovalRequest = {
     ...toRow(a, r, type, user, ctx),
     ...splitAmount(a.amount),
-    approvalAccount: account?.label ?? "",
-    subType: subTypeOf(type),
+    approvalAccount: labelIn(account?.label, user.locale),
+    subType: subTypeOf(type, user.locale),
     pollLevels: a.levels.map((l) => ({
       level: l.level,
       actionDescription: l.actionDescription,

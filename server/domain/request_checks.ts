@@ -5,6 +5,7 @@ import type { Deps } from "../env.ts";
 import type { translate } from "../i18n.ts";
 import type { OrgCode, OrgCostCenter, OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
+import { labelIn } from "../org/labels.ts";
 
 // What creating and changing requests share: error answers and the code rules (spec §4, §5).
 
@@ -70,10 +71,11 @@ export async function resolveCodes(
   }
   return {
     costCenterOid: cc,
-    costCenter: center.label,
+    // The record keeps the English words (the fallback); the oids stay the references.
+    costCenter: labelIn(center.label, "en"),
     GLOid: ledger?.oid ?? null,
-    GLCode: ledger?.label ?? "",
+    GLCode: labelIn(ledger?.label, "en"),
     projectOid: project?.oid ?? null,
-    projectCode: project?.label ?? "",
+    projectCode: labelIn(project?.label, "en"),
   };
 }

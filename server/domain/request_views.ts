@@ -12,6 +12,7 @@ import type { PollLevelRecord } from "../store/approvals.ts";
 import type { User } from "../store/users.ts";
 import { requestFlags } from "./request_flags.ts";
 import { policyLevels } from "./workflow.ts";
+import { labelIn } from "../org/labels.ts";
 
 // How requests are shown: list rows, the detail entity and its approvers (spec §2, §3).
 
@@ -118,12 +119,15 @@ export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<Appro
   return named;
 }
 
-/** spec §3 subType of a request or approval (empty values if the type was removed). */
-export function subTypeOf(type: OrgType | null) {
+/**
+ * spec §3 subType of a request or approval (empty values if the type was removed), its
+ * description in `lang` (English when the organisation gave none in it).
+ */
+export function subTypeOf(type: OrgType | null, lang = "en") {
   return {
     rowId: type?.rowId ?? 0,
     id: type?.id ?? "",
-    description: type?.description ?? "",
+    description: labelIn(type?.description, lang),
     minAmount: type?.minAmount ?? 0,
     maxAmount: type?.maxAmount ?? 0,
     isRecurring: type?.isRecurring ?? false,
@@ -136,6 +140,7 @@ export async function toEntity(
   deps: Deps,
   r: RequestRecord,
   callerOid: string,
+  lang = "en",
 ): Promise<ExpenseRequest> {
   const type = await typeOf(deps, r.typeOid);
   const f = requestFlags(r, callerOid);
@@ -146,7 +151,7 @@ export async function toEntity(
     accountOid: r.accountOid,
     monetaryAmount: `${r.amount.toFixed(2)} ${r.currency}`,
     ...splitAmount(r.amount),
-    subType: subTypeOf(type),
+    subType: subTypeOf(type, lang),
     budget: r.budget,
     approvals: await approvalTeams(deps, r),
     canGenerate: f.canGenerate,

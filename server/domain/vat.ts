@@ -4,6 +4,7 @@ import { type DoTax, flagOfDoTax, MAX_VAT_LINES } from "../../client/lib/vat.ts"
 import { badRequest, conflict, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
+import { labelIn, labelMap, type OrgLabel } from "../org/labels.ts";
 import { noVatLines, type TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 import { RETRIES } from "./request_checks.ts";
@@ -48,30 +49,37 @@ export async function vatRefs(deps: Deps): Promise<VatRefs> {
   };
 }
 
-/** spec §7 pwavatcodes: the organisation's VAT codes, all or those of one country. */
-export async function vatCodes(deps: Deps, countryid?: string): Promise<VatCode[]> {
-  const all = await deps.store.org.list<VatCode>("vatcode");
+type Stored<T, K extends string> = Omit<T, K> & Record<K, OrgLabel>;
+
+/**
+ * spec §7 pwavatcodes: the organisation's VAT codes, all or those of one country; the
+ * description in `lang` (English when the organisation gave none in it), with the words of
+ * every language it gave in `descriptions` (client/lib/org_words.ts).
+ */
+export async function vatCodes(deps: Deps, countryid?: string, lang = "en"): Promise<VatCode[]> {
+  const all = await deps.store.org.list<Stored<VatCode, "description">>("vatcode");
   return all
     .filter((v) => !countryid || v.countryid === countryid)
     .map((v) => ({
       oid: v.oid,
-      description: v.description,
+      description: labelIn(v.description, lang),
+      descriptions: labelMap(v.description),
       percentage: v.percentage,
       countryid: v.countryid,
     }));
 }
 
-const combo = (items: ComboItem[]): ComboItem[] =>
-  items.map((i) => ({ value: i.value, label: i.label }));
+const combo = (items: Stored<ComboItem, "label">[], lang: string): ComboItem[] =>
+  items.map((i) => ({ value: i.value, label: labelIn(i.label, lang), labels: labelMap(i.label) }));
 
 /** spec §7 pwaaccountingcodes. */
-export async function accountingCodes(deps: Deps): Promise<ComboItem[]> {
-  return combo(await deps.store.org.list<ComboItem>("acccode"));
+export async function accountingCodes(deps: Deps, lang = "en"): Promise<ComboItem[]> {
+  return combo(await deps.store.org.list<Stored<ComboItem, "label">>("acccode"), lang);
 }
 
 /** spec §7 pwareceipttypes. */
-export async function receiptTypes(deps: Deps): Promise<ComboItem[]> {
-  return combo(await deps.store.org.list<ComboItem>("receipttype"));
+export async function receiptTypes(deps: Deps, lang = "en"): Promise<ComboItem[]> {
+  return combo(await deps.store.org.list<Stored<ComboItem, "label">>("receipttype"), lang);
 }
 
 type Tr = Awaited<ReturnType<typeof translate>>;

@@ -12,6 +12,7 @@
  * Server only: full `zod` (the client bundles `zod/mini`).
  */
 import * as z from "zod";
+import { labelIn, orgLabel } from "./labels.ts";
 
 export const ORG_FORMAT = "qcard-org";
 export const ORG_VERSION = 1;
@@ -116,7 +117,7 @@ const Team = z.strictObject({
 const Account = z.strictObject({
   oid,
   value: text,
-  label: text,
+  label: orgLabel,
   currency: currencyCode,
 });
 
@@ -139,7 +140,8 @@ const RequestType = z.strictObject({
   oid,
   rowId: z.int().min(1),
   id: text,
-  description: text,
+  /** The type's name (spec §3 subType description), plain or per language (labels.ts). */
+  description: orgLabel,
   accountOid: oid,
   minAmount: amount,
   maxAmount: amount,
@@ -158,14 +160,14 @@ const RequestType = z.strictObject({
   approvalPolicy: z.array(ApprovalTier).min(1),
 });
 
-const Code = z.strictObject({ oid, value: text, label: text });
-const ComboItem = z.strictObject({ value: text, label: text });
+const Code = z.strictObject({ oid, value: text, label: orgLabel });
+const ComboItem = z.strictObject({ value: text, label: orgLabel });
 
 /** spec §5: editing needs cost center, GL and project, so each list must offer one. */
 const CostCenter = z.strictObject({
   oid,
   value: text,
-  label: text,
+  label: orgLabel,
   ledgerOids: z.array(oid).min(1),
   projectOids: z.array(oid).min(1),
 });
@@ -189,7 +191,7 @@ export const OrgFile = z.strictObject({
     .default([]),
   vatCodes: z.array(z.strictObject({
     oid,
-    description: text,
+    description: orgLabel,
     percentage: z.number().min(0).max(100),
     countryid: countryId,
   })).default([]),
@@ -198,8 +200,8 @@ export const OrgFile = z.strictObject({
   secretQuestions: z.array(z.strictObject({
     oid,
     key: text,
-    /** English and French are required; German and Spanish fall back to English. */
-    text: z.strictObject({ en: text, fr: text, de: text.optional(), es: text.optional() }),
+    /** Plain or per language, English the fallback (labels.ts). */
+    text: orgLabel,
   })).min(1),
 });
 
@@ -291,7 +293,7 @@ export function checkOrgReferences(org: Org): string[] {
     refs(projects, where, "project code", c.projectOids);
   });
   org.vatCodes.forEach((v, i) => {
-    const where = `vatCodes[${i}] (${v.description})`;
+    const where = `vatCodes[${i}] (${labelIn(v.description, "en")})`;
     refs(countries, where, "country", [v.countryid]);
   });
   org.requestTypes.forEach((t, i) => {

@@ -1,8 +1,9 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { requests } from "../../client/api/contract/requests.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv, AuthContext } from "../env.ts";
 import { forbidden, notFound } from "../errors.ts";
-import { translate } from "../i18n.ts";
+import { pickLocale, translate } from "../i18n.ts";
+import { labelIn, labelMap } from "../org/labels.ts";
 import type {
   OrgAccount,
   OrgCode,
@@ -24,24 +25,39 @@ import {
 import { approvalTeams, ownRequest, toEntity } from "../domain/request_views.ts";
 import { route } from "./define.ts";
 
-const code = (c: OrgCode) => ({ oid: c.oid, value: c.value, label: c.label });
+/** A code with its label in `lang` and, when the organisation gave several, all of them. */
+const code = (lang: string) => (c: OrgCode) => ({
+  oid: c.oid,
+  value: c.value,
+  label: labelIn(c.label, lang),
+  labels: labelMap(c.label),
+});
 const byLabel = <T extends { label: string }>(a: T, b: T) => a.label.localeCompare(b.label);
+/** The organisation's words in the language the app shows (Accept-Language), else the user's. */
+const langOf = (c: Context<AppEnv>, auth: AuthContext | null) =>
+  pickLocale(c.req.header("accept-language"), auth?.user.locale);
 
 /** spec §7: expense requests, their lookups and comments (embedded backend). */
 export function requestRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const one = async (c: { var: AppEnv["Variables"] }, r: Parameters<typeof toEntity>[1]) => ({
-    expenseRequest: await toEntity(c.var.deps, r, r.authorOid),
+  const one = async (c: Context<AppEnv>, r: Parameters<typeof toEntity>[1]) => ({
+    expenseRequest: await toEntity(c.var.deps, r, r.authorOid, langOf(c, c.var.auth ?? null)),
   });
 
   // Lookups (spec §2 field selector). They are organisation data, readable by any member.
-  route(app, requests.accounts, async ({ c }) => ({
+  route(app, requests.accounts, async ({ c, auth }) => ({
     accounts: (await c.var.deps.store.org.list<OrgAccount>("account"))
-      .map((a) => ({ oid: a.oid, value: a.value, label: a.label, currency: a.currency }))
+      .map((a) => ({
+        oid: a.oid,
+        value: a.value,
+        label: labelIn(a.label, langOf(c, auth)),
+        labels: labelMap(a.label),
+        currency: a.currency,
+      }))
       .sort(byLabel),
   }));
 
-  route(app, requests.types, async ({ c, query }) => ({
+  route(app, requests.types, async ({ c, query, auth }) => ({
     types: (await c.var.deps.store.org.list<OrgType>("rtype"))
       .filter((t) => !query.accountoid || t.accountOid === query.accountoid)
       .sort((a, b) => a.rowId - b.rowId)
@@ -50,7 +66,8 @@ export function requestRoutes(): Hono<AppEnv> {
         accountOid: t.accountOid,
         rowId: t.rowId,
         id: t.id,
-        description: t.description,
+        description: labelIn(t.description, langOf(c, auth)),
+        descriptions: labelMap(t.description),
         minAmount: t.minAmount,
         maxAmount: t.maxAmount,
         isRecurring: t.isRecurring,
@@ -59,7 +76,7 @@ export function requestRoutes(): Hono<AppEnv> {
       })),
   }));
 
-  route(app, requests.costCenters, async ({ c, query }) => {
+  route(app, requests.costCenters, async ({ c, query, auth }) => {
     const { org } = c.var.deps.store;
     const type = query.oid ? await org.get<OrgType>("rtype", query.oid) : null;
     if (query.oid && !type) throw notFound();
@@ -67,21 +84,22 @@ export function requestRoutes(): Hono<AppEnv> {
     return {
       costcenters: all
         .filter((cc) => !type?.costCenterOids || type.costCenterOids.includes(cc.oid))
-        .map(code).sort(byLabel),
+        .map(code(langOf(c, auth))).sort(byLabel),
     };
   });
 
   /** GL codes and projects of one cost center (spec §4: they depend on it). */
   const codesOf =
-    (kind: "ledger" | "project") => async (c: { var: AppEnv["Variables"] }, ccoid: string) => {
+    (kind: "ledger" | "project") =>
+    async (c: Context<AppEnv>, auth: AuthContext | null, ccoid: string) => {
       const { org } = c.var.deps.store;
       const cc = await org.get<OrgCostCenter>("costcenter", ccoid);
       if (!cc) throw notFound();
       const oids = kind === "ledger" ? cc.ledgerOids : cc.projectOids;
-      const out: ReturnType<typeof code>[] = [];
+      const out: ReturnType<ReturnType<typeof code>>[] = [];
       for (const oid of oids) {
         const x = await org.get<OrgCode>(kind, oid);
-        if (x) out.push(code(x));
+        if (x) out.push(code(langOf(c, auth))(x));
       }
       return out.sort(byLabel);
     };
@@ -90,10 +108,10 @@ export function requestRoutes(): Hono<AppEnv> {
   route(
     app,
     requests.ledgers,
-    async ({ c, query }) => ({ ledgers: await ledgersOf(c, query.ccoid) }),
+    async ({ c, query, auth }) => ({ ledgers: await ledgersOf(c, auth, query.ccoid) }),
   );
-  route(app, requests.projectCodes, async ({ c, query }) => ({
-    projectcodes: await projectsOf(c, query.ccoid),
+  route(app, requests.projectCodes, async ({ c, query, auth }) => ({
+    projectcodes: await projectsOf(c, auth, query.ccoid),
   }));
 
   route(app, requests.currencies, async ({ c }) => ({

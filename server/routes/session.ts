@@ -22,6 +22,7 @@ import type { Device } from "../store/devices.ts";
 import type { User } from "../store/users.ts";
 import { route } from "./define.ts";
 import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "../org/schema.ts";
+import { labelIn } from "../org/labels.ts";
 
 type Settings = z.infer<typeof SettingsSchema>;
 
@@ -246,7 +247,7 @@ export function sessionRoutes(): Hono<AppEnv> {
       throw new HttpError(404, "no_previous_activation", t("lost.noPrevious"));
     }
     const locale = pickLocale(c.req.header("accept-language"));
-    return { question: { id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en } };
+    return { question: { id: q.oid, key: q.key, text: labelIn(q.text, locale) } };
   });
 
   route(app, session.secretAnswer, async ({ c, body, deviceId }) => {
@@ -274,10 +275,11 @@ export function sessionRoutes(): Hono<AppEnv> {
   }));
 
   route(app, session.secretQuestions, async ({ c, auth }) => {
-    const locale = pickLocale(auth!.user.locale);
+    // The organisation's words in the language the app shows, else the user's (spec §3).
+    const locale = pickLocale(c.req.header("accept-language"), auth!.user.locale);
     const qs = await c.var.deps.store.org.secretQuestions();
     return {
-      questions: qs.map((q) => ({ id: q.oid, key: q.key, text: q.text[locale] ?? q.text.en })),
+      questions: qs.map((q) => ({ id: q.oid, key: q.key, text: labelIn(q.text, locale) })),
     };
   });
 

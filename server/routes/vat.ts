@@ -1,6 +1,7 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { vat } from "../../client/api/contract/vat.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv, AuthContext } from "../env.ts";
+import { pickLocale } from "../i18n.ts";
 import { accountingCodes, receiptTypes, review, setDoTax, vatCodes } from "../domain/vat.ts";
 import { route } from "./define.ts";
 
@@ -11,14 +12,17 @@ import { route } from "./define.ts";
  */
 export function vatRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  route(app, vat.vatCodes, async ({ c, query }) => ({
-    vatcodes: await vatCodes(c.var.deps, query.countryid),
+  // The organisation's words in the language the app shows (Accept-Language), else the user's.
+  const lang = (c: Context<AppEnv>, auth: AuthContext | null) =>
+    pickLocale(c.req.header("accept-language"), auth?.user.locale);
+  route(app, vat.vatCodes, async ({ c, query, auth }) => ({
+    vatcodes: await vatCodes(c.var.deps, query.countryid, lang(c, auth)),
   }));
-  route(app, vat.accountingCodes, async ({ c }) => ({
-    accountingcodes: await accountingCodes(c.var.deps),
+  route(app, vat.accountingCodes, async ({ c, auth }) => ({
+    accountingcodes: await accountingCodes(c.var.deps, lang(c, auth)),
   }));
-  route(app, vat.receiptTypes, async ({ c }) => ({
-    receipttypes: await receiptTypes(c.var.deps),
+  route(app, vat.receiptTypes, async ({ c, auth }) => ({
+    receipttypes: await receiptTypes(c.var.deps, lang(c, auth)),
   }));
   route(app, vat.setDoTax, async ({ c, query, auth }) => ({
     transaction: await setDoTax(c.var.deps, auth!.user, query.oid, query.dotax),

@@ -70,6 +70,12 @@ Deno.test(
     assert.deepEqual(codes.find((c) => c.oid === "vat-fr-5.5"), {
       oid: "vat-fr-5.5",
       description: "FR reduced 5.5%",
+      descriptions: {
+        en: "FR reduced 5.5%",
+        fr: "FR taux réduit 5,5\u00a0%",
+        de: "FR ermäßigt 5,5\u00a0%",
+        es: "FR tipo reducido 5,5\u00a0%",
+      },
       percentage: 5.5,
       countryid: "FR",
     });
@@ -91,6 +97,7 @@ Deno.test(
     assert.deepEqual((acc.json.accountingcodes as ComboItem[])[0], {
       value: "ac-lodging",
       label: "Lodging",
+      labels: { en: "Lodging", fr: "Hébergement", de: "Unterkunft", es: "Alojamiento" },
     });
     assert.equal((acc.json.accountingcodes as ComboItem[]).length, 5);
     const types = await get(api, emp.h, "pwareceipttypes");

@@ -12,6 +12,7 @@ import {
   OrgFile,
   parseOrg,
 } from "../../server/org/schema.ts";
+import { labelIn } from "../../server/org/labels.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;
@@ -65,7 +66,7 @@ Deno.test("[org] demo request types cover one-off, budget, recurring and reject-
   const org = parseOrg(copy());
   const types = org.requestTypes;
   assert.ok(types.length >= 4);
-  assert.ok(types.some((t) => t.description === "Travel" && !t.isRecurring));
+  assert.ok(types.some((t) => labelIn(t.description, "en") === "Travel" && !t.isRecurring));
   assert.ok(types.some((t) => t.allowBudget && !t.isRecurring));
   assert.ok(types.some((t) => t.isRecurring));
   assert.ok(types.some((t) => t.requireRejectNote));

@@ -144,10 +144,16 @@ export const Comment = z.object({
 export type Comment = z.infer<typeof Comment>;
 
 /** spec §3 account (plus its currency, which the create form proposes). */
+/**
+ * The organisation's words of every language it gave (en, fr, de, es; English always), next
+ * to the spec's plain field that holds them in the caller's language (client/lib/org_words.ts).
+ */
+export const Words = z.optional(z.record(z.string(), z.string()));
 export const Account = z.object({
   oid: z.string(),
   value: z.string(),
   label: z.string(),
+  labels: Words,
   currency: z.string(),
 });
 export type Account = z.infer<typeof Account>;
@@ -156,10 +162,16 @@ export const RequestType = z.extend(SubType, {
   oid: z.string(),
   accountOid: z.string(),
   allowBudget: z.boolean(),
+  descriptions: Words,
 });
 export type RequestType = z.infer<typeof RequestType>;
 /** Cost center, GL code, project code: spec §3 combo items, with the oid that identifies them. */
-export const Code = z.object({ oid: z.string(), value: z.string(), label: z.string() });
+export const Code = z.object({
+  oid: z.string(),
+  value: z.string(),
+  label: z.string(),
+  labels: Words,
+});
 export type Code = z.infer<typeof Code>;
 export const Currency = z.object({ value: z.string(), label: z.string(), symbol: z.string() });
 export type Currency = z.infer<typeof Currency>;

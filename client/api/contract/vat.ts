@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { ArchiveParam } from "./requests.ts";
+import { ArchiveParam, Words } from "./requests.ts";
 import { Transaction } from "./transactions.ts";
 import { DOTAX_VALUES, MAX_VAT_LINES } from "../../lib/vat.ts";
 
@@ -16,13 +16,14 @@ const OptAmount = z.optional(z.nullable(z.number()));
 export const VatCode = z.object({
   oid: z.string(),
   description: z.string(),
+  descriptions: Words,
   percentage: z.number(),
   countryid: z.string(),
 });
 export type VatCode = z.infer<typeof VatCode>;
 
 /** spec §3 Combo item (receipt types and accounting codes). */
-export const ComboItem = z.object({ value: z.string(), label: z.string() });
+export const ComboItem = z.object({ value: z.string(), label: z.string(), labels: Words });
 export type ComboItem = z.infer<typeof ComboItem>;
 
 /**

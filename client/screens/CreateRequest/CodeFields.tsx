@@ -2,7 +2,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import type { Code } from "../../api/contract/requests.ts";
 import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { t } from "../../i18n/index.ts";
-import { costCentersByType, ledgersByCc, projectsByCc } from "../../state/requests.ts";
+import { costCentersByType, ledgersByCc, projectsByCc } from "../../state/lookups.ts";
 import { openSheet, type SelectOption } from "../../state/ui.ts";
 
 const codeOptions = (list: Code[] | undefined): SelectOption[] =>

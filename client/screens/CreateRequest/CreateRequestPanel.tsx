@@ -13,15 +13,8 @@ import {
 import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney, inputAmount } from "../../i18n/display.ts";
-import {
-  accounts,
-  currencies,
-  draft,
-  fieldErrors,
-  formError,
-  refusedSubmits,
-  typesByAccount,
-} from "../../state/requests.ts";
+import { currencies, draft, fieldErrors, formError, refusedSubmits } from "../../state/requests.ts";
+import { accounts, typesByAccount } from "../../state/lookups.ts";
 import { working } from "../../state/session.ts";
 import { openSheet } from "../../state/ui.ts";
 import { choose, CodeFields } from "./CodeFields.tsx";

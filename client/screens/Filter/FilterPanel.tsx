@@ -4,13 +4,8 @@ import { loadTypes } from "../../actions/lookups.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { t } from "../../i18n/index.ts";
 import { approvalFilters, approvalRows, mode } from "../../state/approvals.ts";
-import {
-  type Filters,
-  filters,
-  NO_FILTERS,
-  requestRows,
-  typesByAccount,
-} from "../../state/requests.ts";
+import { type Filters, filters, NO_FILTERS, requestRows } from "../../state/requests.ts";
+import { typesByAccount } from "../../state/lookups.ts";
 import { openSheet, type SelectOption } from "../../state/ui.ts";
 
 /** Distinct values of the user's requests, so every option filters to something. */
