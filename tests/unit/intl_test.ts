@@ -290,7 +290,8 @@ const FORBIDDEN: { what: string; re: RegExp; allowed: Record<string, string> }[]
     re: /get(UTC)?(Hours|Minutes)\(\)|padStart\(2, "0"\)/,
     allowed: {
       "client/lib/dates.ts": "isoDay writes the machine form YYYY-MM-DD, not shown",
-      "client/actions/capture.ts": "a receipt's file name (receipt-YYYY-MM-DD-HHmm), a machine form",
+      "client/actions/capture.ts":
+        "a receipt's file name (receipt-YYYY-MM-DD-HHmm), a machine form",
     },
   },
   {
