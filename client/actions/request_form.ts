@@ -4,6 +4,7 @@ import { ApiError, call } from "../api/http.ts";
 import { locale, t, type TranslationKey } from "../i18n/index.ts";
 import { budgetTotal, generateBudget } from "../lib/budget.ts";
 import { formatMoney, parseAmount } from "../lib/money.ts";
+import { requestWords } from "../lib/words.ts";
 import {
   checkCreateFields,
   checkEdit,
@@ -213,9 +214,14 @@ async function createAndSubmit(): Promise<void> {
     }
     try {
       await call(api.submit, { body: { record: created.oid } });
-      showNotice(t("create.done", { id: created.id }));
+      showNotice(t("create.done", { what: requestWords(created, locale.value) }));
     } catch (err) {
-      pushBanner(t("create.notSubmitted", { id: created.id, message: messageOf(err) }));
+      pushBanner(
+        t("create.notSubmitted", {
+          what: requestWords(created, locale.value),
+          message: messageOf(err),
+        }),
+      );
     }
     closeSheet();
     await refreshRequests();

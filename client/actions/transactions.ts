@@ -1,6 +1,7 @@
 import { transactions as api } from "../api/contract/transactions.ts";
 import { call } from "../api/http.ts";
-import { t } from "../i18n/index.ts";
+import { locale, t } from "../i18n/index.ts";
+import { requestWords } from "../lib/words.ts";
 import { MAX_PURPOSE } from "../lib/request_rules.ts";
 import { checkFlipPurpose } from "../lib/transaction_rules.ts";
 import { requestRows } from "../state/requests.ts";
@@ -162,6 +163,6 @@ export async function submitFlip(): Promise<void> {
   flipDraft.value = null;
   await refreshRequests();
   closeAllSheets();
-  showNotice(t("flip.done", { id: made.id }));
+  showNotice(t("flip.done", { what: requestWords(made, locale.value) }));
   await openDetail(made.oid);
 }

@@ -6,6 +6,11 @@ import { formatMoney, isLargeAmount } from "../../lib/money.ts";
 import { isDimmed, toDecide } from "../../state/approvals.ts";
 
 export const approvalStatusLabel = (s: Row["statusCode"]) => t(`approvalStatus.${s}`);
+/** A row's status as this person sees it: their own vote while later levels still decide. */
+const rowStatusLabel = (r: Row) =>
+  r.statusCode === "new" && r.myVote
+    ? t(r.myVote === "approved" ? "approvals.youApproved" : "approvals.youRejected")
+    : approvalStatusLabel(r.statusCode);
 
 /**
  * spec §2 approval row: issue date, author, cost center, purpose and amount. Dimmed when it
@@ -30,7 +35,7 @@ export function ApprovalRow(props: { row: Row; onOpen: (oid: string) => void }) 
           <span className="row-date">{shortDate(r.issueDate, loc)}</span>
           <span className="row-cc">{r.author} · {r.costCenter}</span>
           <span className={`status status-${r.statusCode}`}>
-            {approvalStatusLabel(r.statusCode)}
+            {rowStatusLabel(r)}
           </span>
         </span>
         <span className="row-bottom">
