@@ -129,6 +129,22 @@ export async function connectDevice(code: string): Promise<void> {
 }
 
 /** needsConfirming: 6 digits → save; every §5 rule is checked before the server is asked. */
+/** spec §5 PIN rules on the first entry, so a PIN that will be refused is not asked twice. */
+export function checkNewPin(pin: string): boolean {
+  const problem = checkPin(pin);
+  if (problem) {
+    fail(t(problem === "sequence" ? "pin.sequence" : "pin.repetition"));
+    return false;
+  }
+  padMessage.value = null;
+  return true;
+}
+
+/** The confirmation differs from the new PIN: say so (the screen asks again). */
+export function pinMismatch(): void {
+  fail(t("pin.mismatch"));
+}
+
 export async function savePin(pin: string): Promise<void> {
   const problem = checkPin(pin);
   if (problem) return fail(t(problem === "sequence" ? "pin.sequence" : "pin.repetition"));

@@ -512,6 +512,11 @@ export const fr: Dictionary = {
   "approval.teams": "Équipes",
   "approval.showTeams": "Afficher toutes les équipes",
   "approval.approve": "Approuver",
+  "pin.next": "Continuer",
+  "pin.confirmPrompt": "Saisissez le même code PIN une seconde fois pour le confirmer",
+  "pin.mismatch":
+    "Les deux codes PIN ne correspondent pas. Saisissez de nouveau votre nouveau code PIN pour le confirmer.",
+  "pin.startOver": "Choisir un autre code PIN",
   "approval.rejectHint":
     "Met fin à l’approbation : la demande est refusée et son demandeur en est informé.",
   "approval.reasonOptional": "Motif du refus (facultatif)",
