@@ -279,7 +279,7 @@ export function RejectNoteBody() {
       {e
         ? <p className="reject-what">{t("approval.rejectConfirm", { what: approvalWords(e) })}</p>
         : null}
-      <label className="field">
+      <label>
         <span>{required ? t("approval.rejectNoteTitle") : t("approval.reasonOptional")}</span>
         <textarea
           maxLength={1000}

@@ -3,7 +3,7 @@ import type { ApprovalRow as Row } from "../../api/contract/approvals.ts";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate } from "../../lib/dates.ts";
 import { formatMoney, isLargeAmount } from "../../lib/money.ts";
-import { isDimmed, toDecide } from "../../state/approvals.ts";
+import { isDimmed, rowSubFilter, toDecide } from "../../state/approvals.ts";
 
 export const approvalStatusLabel = (s: Row["statusCode"]) => t(`approvalStatus.${s}`);
 /** A row's status as this person sees it: their own vote while later levels still decide. */
@@ -34,7 +34,11 @@ export function ApprovalRow(props: { row: Row; onOpen: (oid: string) => void }) 
         <span className="row-top">
           <span className="row-date">{shortDate(r.issueDate, loc)}</span>
           <span className="row-cc">{r.author} · {r.costCenter}</span>
-          <span className={`status status-${r.statusCode}`}>
+          <span
+            className={`status status-${
+              rowSubFilter(r) === "pending" ? r.statusCode : rowSubFilter(r)
+            }`}
+          >
             {rowStatusLabel(r)}
           </span>
         </span>
