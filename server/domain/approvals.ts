@@ -314,15 +314,13 @@ export async function decide(
     if (!(decision === "approved" ? f.canApprove : f.canReject)) {
       throw forbidden("not_allowed", tr("approval.notAllowed"));
     }
-    // The caller's comments matter only to a rejection of a reject-note type: there the
-    // comment added first is the note (spec §4); elsewhere only the reason given counts.
-    const type = decision === "rejected"
-      ? await deps.store.org.get<OrgType>("rtype", a.typeOid)
-      : null;
-    const mine = type?.requireRejectNote
+    // The caller's comments matter only to a rejection: the comment added first is the
+    // note (spec §4 flow), unless a reason comes with the rejection itself.
+    const mine = decision === "rejected"
       ? (await deps.store.comments.bySource(a.oid)).filter((c) => c.authorOid === user.oid)
       : [];
     if (decision === "rejected") {
+      const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
       // spec §4/§6: some types need a reject note: a comment first (or the reason given
       // with the rejection), then the rejection.
       if (type?.requireRejectNote && mine.length === 0 && !given) {

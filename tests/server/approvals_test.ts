@@ -398,11 +398,12 @@ Deno.test(
     );
     assert.equal((await rowOf(api, fin.h, one.oid))?.myVote, "rejected");
 
-    // An earlier remark is not a reason: rejecting without one leaves no note.
+    // The reason given with the rejection is the note, before any earlier comment (spec §7
+    // clients that comment first, then reject, keep their comment as the note).
     const two = await submitted(api, emp.h, { purpose: "Taxi" });
     assertOk(await postA(api, fin.h, "pwacomments", { oid: two.oid, comment: "Which taxi?" }));
-    await decided(reject(api, fin.h, two.oid));
-    assert.equal((await entity(api, emp.h, two.request.oid)).approverNote, null);
+    await decided(reject(api, fin.h, two.oid, { note: "Take the tram" }));
+    assert.equal((await entity(api, emp.h, two.request.oid)).approverNote, "Take the tram");
 
     // EQUIPMENT requires a reject note (spec §4): without any, the rule and its message are
     // unchanged; the reason given with the rejection satisfies it.
