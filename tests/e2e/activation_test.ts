@@ -37,7 +37,7 @@ for (const flavour of FLAVOURS) {
         ) {
           // The rules apply to the first entry: a refused PIN is not asked twice.
           await tapDigits(page, pin);
-          await click(page, "Continue");
+          await click(page, "OK");
           await waitText(page, msg);
           assert.match(await bodyText(page), new RegExp(msg));
         }
@@ -49,17 +49,23 @@ for (const flavour of FLAVOURS) {
         });
         // The new PIN is asked twice: a different confirmation says so and asks again.
         await tapDigits(page, "135790");
-        await click(page, "Continue");
-        await waitText(page, "Enter the same PIN again to confirm it");
+        await click(page, "OK");
+        await waitText(page, "Enter the PIN again");
         await expectAccessible(page, "confirm PIN");
         await expectNoSideScroll(page, "confirm PIN");
         await tapDigits(page, "135791");
         await click(page, "Save");
-        await waitText(page, "The two PINs do not match");
-        assert.match(await bodyText(page), /Enter the same PIN again to confirm it/);
-        // The pad was cleared for the new confirmation.
-        assert.equal(await page.$$eval(".pin-box.filled", (l) => l.length), 0);
+        await waitText(page, "The PINs differ");
+        assert.match(await bodyText(page), /Enter the PIN again/);
+        // The pad is cleared for the new confirmation.
+        await page.waitForFunction(() => !document.querySelector(".pin-box.filled"));
         await expectAccessible(page, "PIN mismatch");
+        // Back goes to choosing another PIN; then it is confirmed.
+        await click(page, "Back");
+        await waitText(page, "Choose a 6-digit PIN");
+        await tapDigits(page, "135790");
+        await click(page, "OK");
+        await waitText(page, "Enter the PIN again");
         await tapDigits(page, "135790");
         await click(page, "Save");
         await waitText(page, "Hello Emma");

@@ -278,8 +278,8 @@ export async function dumpOnFailure<T>(page: Page | null, fn: () => Promise<T>):
 export async function definePin(page: Page, pin: string): Promise<void> {
   await waitText(page, "Choose a 6-digit PIN");
   await tapDigits(page, pin);
-  await click(page, "Continue");
-  await waitText(page, "Enter the same PIN again");
+  await click(page, "OK");
+  await waitText(page, "Enter the PIN again");
   await tapDigits(page, pin);
   await click(page, "Save");
 }

@@ -510,11 +510,8 @@ export const de: Dictionary = {
   "approval.teams": "Teams",
   "approval.showTeams": "Alle Teams anzeigen",
   "approval.approve": "Genehmigen",
-  "pin.next": "Weiter",
-  "pin.confirmPrompt": "Geben Sie dieselbe PIN zur Bestätigung erneut ein",
-  "pin.mismatch":
-    "Die beiden PINs stimmen nicht überein. Geben Sie Ihre neue PIN zur Bestätigung erneut ein.",
-  "pin.startOver": "Andere PIN wählen",
+  "pin.confirm": "Geben Sie dieselbe PIN erneut ein",
+  "pin.differ": "Die PINs stimmen nicht überein",
   "approval.rejectHint":
     "Beendet die Genehmigung: Der Antrag wird abgelehnt und der Antragsteller benachrichtigt.",
   "approval.reasonOptional": "Grund der Ablehnung (optional)",

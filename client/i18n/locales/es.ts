@@ -502,10 +502,8 @@ export const es: Dictionary = {
   "approval.teams": "Equipos",
   "approval.showTeams": "Mostrar todos los equipos",
   "approval.approve": "Aprobar",
-  "pin.next": "Continuar",
-  "pin.confirmPrompt": "Introduzca el mismo PIN otra vez para confirmarlo",
-  "pin.mismatch": "Los dos PIN no coinciden. Introduzca de nuevo su nuevo PIN para confirmarlo.",
-  "pin.startOver": "Elegir otro PIN",
+  "pin.confirm": "Introduzca el mismo PIN otra vez",
+  "pin.differ": "Los PIN no coinciden",
   "approval.rejectHint":
     "Termina la aprobación: la solicitud se rechaza y se avisa a quien la pidió.",
   "approval.reasonOptional": "Motivo del rechazo (opcional)",

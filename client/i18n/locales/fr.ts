@@ -512,11 +512,8 @@ export const fr: Dictionary = {
   "approval.teams": "Équipes",
   "approval.showTeams": "Afficher toutes les équipes",
   "approval.approve": "Approuver",
-  "pin.next": "Continuer",
-  "pin.confirmPrompt": "Saisissez le même code PIN une seconde fois pour le confirmer",
-  "pin.mismatch":
-    "Les deux codes PIN ne correspondent pas. Saisissez de nouveau votre nouveau code PIN pour le confirmer.",
-  "pin.startOver": "Choisir un autre code PIN",
+  "pin.confirm": "Saisissez de nouveau le même code PIN",
+  "pin.differ": "Les codes PIN diffèrent",
   "approval.rejectHint":
     "Met fin à l’approbation : la demande est refusée et son demandeur en est informé.",
   "approval.reasonOptional": "Motif du refus (facultatif)",

@@ -1,60 +1,33 @@
-import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { checkNewPin, pinMismatch, savePin } from "../../actions/session.ts";
+import { restartPin, savePin } from "../../actions/session.ts";
 import { t } from "../../i18n/index.ts";
+import { pinConfirming } from "../../state/session.ts";
 import { PadScreen } from "../PadScreen.tsx";
 
 /**
- * spec §4 needsConfirming: a 6-digit PIN (§5 rules), asked twice. The first entry is
- * checked against the rules, then the same PIN is asked again; a different one says so and
- * asks for the confirmation again (or the person chooses another PIN). Only a confirmed
- * PIN is saved.
+ * spec §4 needsConfirming: a 6-digit PIN (§5 rules), asked twice; a different confirmation
+ * says so and clears the pad for another try, or the person chooses another PIN.
  */
 export function DefinePinScreen() {
   useSignals();
-  const [first, setFirst] = useState<string | null>(null);
-  // A new key per attempt clears the pad after a mismatch.
-  const [attempt, setAttempt] = useState(0);
-  if (first === null) {
-    return (
-      <PadScreen
-        key="choose"
-        title={t("pin.defineTitle")}
-        prompt={t("pin.definePrompt")}
-        length={6}
-        actionLabel={t("pin.next")}
-        onComplete={(pin) => {
-          if (checkNewPin(pin)) setFirst(pin);
-        }}
-      />
-    );
-  }
+  const confirm = pinConfirming.value;
   return (
     <PadScreen
-      key={`confirm-${attempt}`}
+      key={+confirm}
       title={t("pin.defineTitle")}
-      prompt={t("pin.confirmPrompt")}
+      prompt={t(confirm ? "pin.confirm" : "pin.definePrompt")}
       length={6}
-      actionLabel={t("pin.save")}
-      onComplete={(pin) => {
-        if (pin === first) return void savePin(pin);
-        pinMismatch();
-        setAttempt(attempt + 1);
-      }}
-      below={
-        <p className="passkey-line">
-          <button
-            type="button"
-            className="link"
-            onClick={() => {
-              setFirst(null);
-              setAttempt(0);
-            }}
-          >
-            {t("pin.startOver")}
-          </button>
-        </p>
-      }
+      actionLabel={t(confirm ? "pin.save" : "common.ok")}
+      onComplete={savePin}
+      below={confirm
+        ? (
+          <p className="passkey-line">
+            <button type="button" className="link" onClick={restartPin}>
+              {t("common.back")}
+            </button>
+          </p>
+        )
+        : null}
     />
   );
 }
