@@ -1,9 +1,11 @@
 import { type ApprovalRequest, approvals as api } from "../api/contract/approvals.ts";
 import { requests as requestsApi } from "../api/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
-import { t, type TranslationKey } from "../i18n/index.ts";
+import { formatLocale } from "../i18n/display.ts";
+import { locale, t, type TranslationKey } from "../i18n/index.ts";
 import { isAppMode, type Mode, modeAfterLoad, THEME_COLOR } from "../lib/mode.ts";
 import { checkEdit } from "../lib/request_rules.ts";
+import { requestWords } from "../lib/words.ts";
 import {
   approvalDetail,
   approvalFilters,
@@ -219,38 +221,48 @@ function decidable(decision: Decision): ApprovalRequest | null {
   return (decision === "approve" ? e.canApprove : e.canReject) ? e : null;
 }
 
-/** Approve or reject, after a confirmation; a reject-note type asks for the note first. */
+/** How messages name the approval: its request's purpose and amount, not its id. */
+export const approvalWords = (e: ApprovalRequest) => requestWords(e, formatLocale());
+
+/**
+ * Approve asks for a confirmation that says what is approved. Reject opens the rejection
+ * panel: an optional reason for the requester (spec §4: required for reject-note types that
+ * have no comment yet), and a red "Reject" that is the confirmation.
+ */
 export function confirmDecision(decision: Decision): void {
   const e = decidable(decision);
   if (!e) return;
-  if (decision === "reject" && e.subType.requireRejectNote && !e.hasRejectNote) {
+  if (decision === "reject") {
     openSheet({ kind: "rejectNote" });
     return;
   }
   askConfirm({
-    message: t(decision === "approve" ? "approval.approveConfirm" : "approval.rejectConfirm", {
-      id: e.id,
-    }),
+    message: t("approval.approveConfirm", { what: approvalWords(e) }),
     extra: t("approval.decisionExtra", { description: e.description }),
     showNo: true,
+    yesLabel: t("approval.approve"),
     onYes: () => void busy(() => decide(e, decision)),
   });
 }
 
-/** spec §4 reject-note flow: the comment is added first, then the rejection proceeds. */
+/** The rejection panel's state: whether this rejection needs a reason (spec §4). */
+export function rejectNeedsNote(): boolean {
+  const e = approvalDetail.value?.entity;
+  return !!e && e.subType.requireRejectNote && !e.hasRejectNote;
+}
+
+/**
+ * spec §4 rejection: the reason (optional unless the type requires a note) travels with the
+ * rejection and is stored with the vote in one write, then shown to the requester.
+ */
 export async function rejectWithNote(note: string): Promise<boolean> {
   const e = decidable("reject");
-  if (!e || !note.trim()) return false;
+  if (!e || (rejectNeedsNote() && !note.trim())) return false;
   const done = await busy(async () => {
-    progress.value = t("approval.rejecting");
-    try {
-      if (!(await postComment(e.oid, note))) return false;
-      void loadComments(e.oid);
-      closeSheet();
-      return await decide(e, "reject");
-    } finally {
-      progress.value = null;
-    }
+    closeSheet();
+    const ok = await decide(e, "reject", note.trim() || undefined);
+    if (ok) void loadComments(e.oid);
+    return ok;
   });
   return done === true;
 }
@@ -259,11 +271,16 @@ export async function rejectWithNote(note: string): Promise<boolean> {
  * One decision, shown only once the server has answered. A refusal or a failure leaves the
  * approval as it was (it is re-read) and says why in an error banner.
  */
-async function decide(e: ApprovalRequest, decision: Decision): Promise<boolean> {
+async function decide(e: ApprovalRequest, decision: Decision, note?: string): Promise<boolean> {
   progress.value = t(decision === "approve" ? "approval.approving" : "approval.rejecting");
   try {
     const r = await call(decision === "approve" ? api.approve : api.reject, {
-      body: { oid: e.oid, archive: e.archive, isDelegated: e.isDelegated },
+      body: {
+        oid: e.oid,
+        archive: e.archive,
+        isDelegated: e.isDelegated,
+        ...(note ? { note } : {}),
+      },
     });
     const next = r.approvalentity[0];
     if (next) {
@@ -274,7 +291,7 @@ async function decide(e: ApprovalRequest, decision: Decision): Promise<boolean> 
     }
     showNotice(
       t(decision === "approve" ? "approval.approvedNotice" : "approval.rejectedNotice", {
-        id: e.id,
+        what: approvalWords(e),
       }),
     );
     await refreshApprovals({ networkFirst: true });
@@ -297,6 +314,7 @@ const rowOf = (e: ApprovalRequest) => ({
   canReview: e.canReview,
   isDelegated: e.isDelegated,
   canEdit: e.canEdit,
+  myVote: e.myVote,
 });
 
 // ---- The approver's edit (spec §2 edit button, §4 'cancel and recreate the approval?') ----
@@ -345,7 +363,9 @@ export async function saveApprovalEdit(): Promise<void> {
     closeAllSheets();
     if (fresh) {
       // A change the decisions do not depend on keeps the approval (spec §4).
-      if (fresh.oid !== d.approvalOid) showNotice(t("approval.recreated", { id: fresh.id }));
+      if (fresh.oid !== d.approvalOid) {
+        showNotice(t("approval.recreated", { what: requestWords(fresh, formatLocale()) }));
+      }
       void openApproval(fresh.oid);
     }
   });

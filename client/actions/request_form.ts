@@ -2,9 +2,10 @@ import type { ExpenseRequest } from "../api/contract/requests.ts";
 import { requests as api } from "../api/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
 import { locale, t, type TranslationKey } from "../i18n/index.ts";
-import { formatMoney } from "../i18n/display.ts";
-import { budgetTotal, generateBudget } from "../lib/budget.ts";
+import { formatLocale, formatMoney } from "../i18n/display.ts";
+import { budgetTotal, generateBudget, planOfLines } from "../lib/budget.ts";
 import { parseAmount } from "../lib/money.ts";
+import { requestWords } from "../lib/words.ts";
 import {
   checkCreateFields,
   checkEdit,
@@ -155,25 +156,28 @@ export function draftAmount(d: Draft = draft.value): number | null {
  * Submit asks for confirmation (spec §2), then creates and submits (spec §4 submit flow).
  * spec §5 violations are shown all at once, each under its field.
  */
-export function submitCreate(): void {
-  const d = draft.value;
-  const type = currentType();
-  const amount = draftAmount(d);
+/** spec §5 create rules on the form: every message under its field; false when any. */
+function formIsValid(d: Draft): boolean {
   const found = checkCreateFields({
     typeOid: d.typeOid,
-    amount,
+    amount: draftAmount(d),
     purpose: d.purpose,
     hasBudget: d.budgetMode && !!d.plan,
     url: d.url,
-  }, type);
+  }, currentType());
   fieldErrors.value = Object.fromEntries(
     Object.entries(found).map(([f, v]) => [f, tv(v)]),
   );
   formError.value = null;
-  if (Object.keys(found).length) {
-    refusedSubmits.value++;
-    return;
-  }
+  if (!Object.keys(found).length) return true;
+  refusedSubmits.value++;
+  return false;
+}
+
+export function submitCreate(): void {
+  const d = draft.value;
+  const amount = draftAmount(d);
+  if (!formIsValid(d)) return;
   askConfirm({
     message: t("create.confirm"),
     extra: t("create.confirmExtra", {
@@ -213,9 +217,14 @@ async function createAndSubmit(): Promise<void> {
     }
     try {
       await call(api.submit, { body: { record: created.oid } });
-      showNotice(t("create.done", { id: created.id }));
+      showNotice(t("create.done", { what: requestWords(created, formatLocale()) }));
     } catch (err) {
-      pushBanner(t("create.notSubmitted", { id: created.id, message: messageOf(err) }));
+      pushBanner(
+        t("create.notSubmitted", {
+          what: requestWords(created, formatLocale()),
+          message: messageOf(err),
+        }),
+      );
     }
     closeSheet();
     await refreshRequests();
@@ -229,6 +238,7 @@ async function createAndSubmit(): Promise<void> {
 export async function startEdit(): Promise<void> {
   const e = detail.value?.entity;
   if (!e) return;
+  if (e.statusCode === "new") return await startDraftEdit(e);
   await openEdit({
     oid: e.oid,
     typeOid: e.typeOid,
@@ -236,6 +246,83 @@ export async function startEdit(): Promise<void> {
     costCenterOid: e.costCenterOid,
     GLOid: e.GLOid,
     projectOid: e.projectOid,
+  });
+}
+
+/**
+ * A draft (status new) edits everything creation offers, by creation's rules (spec §5
+ * create; the edit rule's required codes are for submitted requests): the create form,
+ * filled with the draft, saving with pwamodify.
+ */
+async function startDraftEdit(e: ExpenseRequest): Promise<void> {
+  formError.value = null;
+  fieldErrors.value = {};
+  const plan = planOfLines(e.budget);
+  draft.value = {
+    accountOid: e.accountOid,
+    typeOid: e.typeOid,
+    amountText: plan ? "" : String(e.amount),
+    currency: e.pricingCurrency,
+    purpose: e.purpose,
+    costCenterOid: e.costCenterOid,
+    GLOid: e.GLOid,
+    projectOid: e.projectOid,
+    vendor: e.vendor,
+    url: e.url,
+    budgetMode: !!plan,
+    plan,
+  };
+  editDraft.value = {
+    oid: e.oid,
+    typeOid: e.typeOid,
+    purpose: e.purpose,
+    costCenterOid: e.costCenterOid,
+    GLOid: e.GLOid,
+    projectOid: e.projectOid,
+    isDraft: true,
+  };
+  openSheet({ kind: "edit" });
+  typesLoad = (async () => {
+    await Promise.all([loadAccounts(), loadCurrencies(), loadTypes(e.accountOid)]);
+  })();
+  await typesLoad;
+  await loadCostCenters(e.typeOid);
+  if (e.costCenterOid) await loadCodes(e.typeOid, e.costCenterOid);
+}
+
+/** Saves a draft's edit: creation's checks, every message under its field (spec §5). */
+export function saveDraftEdit(): void {
+  const oid = editDraft.value?.oid;
+  if (!oid) return;
+  const d = draft.value;
+  if (!formIsValid(d)) return;
+  void busy(async () => {
+    try {
+      const r = await call(api.modify, {
+        body: {
+          record: {
+            oid,
+            accountOid: d.accountOid,
+            typeOid: d.typeOid,
+            amount: d.budgetMode ? null : draftAmount(d),
+            pricingCurrency: d.currency,
+            purpose: d.purpose,
+            costCenterOid: d.costCenterOid,
+            GLOid: d.GLOid,
+            projectOid: d.projectOid,
+            vendor: d.vendor,
+            url: d.url,
+            budget: d.budgetMode ? d.plan : null,
+          },
+        },
+      });
+      editDraft.value = null;
+      closeSheet();
+      showNotice(t("edit.saved"));
+      await applied(r.expenseRequest);
+    } catch (err) {
+      formError.value = messageOf(err);
+    }
   });
 }
 

@@ -12,6 +12,7 @@ import {
   fromCache,
   padMessage,
   phase,
+  pinConfirming,
   pinLength,
   profile,
   shakeCount,
@@ -108,6 +109,7 @@ export async function connectDevice(code: string): Promise<void> {
       });
       pendingCode = code;
       padMessage.value = null;
+      restartPin();
       phase.value = "definePin";
     } catch (err) {
       // spec §8: invalid activation code → the dialog shakes.
@@ -129,9 +131,30 @@ export async function connectDevice(code: string): Promise<void> {
 }
 
 /** needsConfirming: 6 digits → save; every §5 rule is checked before the server is asked. */
+/** The new PIN's first entry, until it is confirmed (held in memory only). */
+let chosenPin: string | null = null;
+
+/** Back to choosing the new PIN (the confirm step's "choose another PIN"). */
+export function restartPin(): void {
+  chosenPin = null;
+  padMessage.value = null;
+  pinConfirming.value = false;
+}
+
+/**
+ * The new PIN is asked twice: the first entry is checked against the §5 rules, then the
+ * same PIN is asked again; a different one says so and asks for the confirmation again.
+ */
 export async function savePin(pin: string): Promise<void> {
   const problem = checkPin(pin);
   if (problem) return fail(t(problem === "sequence" ? "pin.sequence" : "pin.repetition"));
+  if (!pinConfirming.value) {
+    chosenPin = pin;
+    padMessage.value = null;
+    pinConfirming.value = true;
+    return;
+  }
+  if (pin !== chosenPin) return fail(t("pin.differ"));
   if (!pendingCode) {
     phase.value = "activate";
     return;

@@ -1,6 +1,8 @@
 import { transactions as api } from "../api/contract/transactions.ts";
 import { call } from "../api/http.ts";
+import { formatLocale } from "../i18n/display.ts";
 import { t } from "../i18n/index.ts";
+import { requestWords } from "../lib/words.ts";
 import { MAX_PURPOSE } from "../lib/request_rules.ts";
 import { checkFlipPurpose } from "../lib/transaction_rules.ts";
 import { requestRows } from "../state/requests.ts";
@@ -162,6 +164,6 @@ export async function submitFlip(): Promise<void> {
   flipDraft.value = null;
   await refreshRequests();
   closeAllSheets();
-  showNotice(t("flip.done", { id: made.id }));
+  showNotice(t("flip.done", { what: requestWords(made, formatLocale()) }));
   await openDetail(made.oid);
 }

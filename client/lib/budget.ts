@@ -85,3 +85,29 @@ export function generateBudget(p: BudgetPlan): BudgetLine[] {
 export function budgetTotal(lines: readonly BudgetLine[]): number {
   return fromCents(lines.reduce((s, l) => s + toCents(l.budgetamount), 0));
 }
+
+/**
+ * The plan a request's budget lines were generated from (a draft's edit starts from it):
+ * start, amount and count from the lines; weekly when the first two are 7 days apart.
+ * Null when the lines are not one plan's (none, or amounts or dates that differ).
+ */
+export function planOfLines(
+  lines: readonly Pick<BudgetLine, "budgetdate" | "budgetamount">[],
+): BudgetPlan | null {
+  if (!lines.length) return null;
+  const sorted = [...lines].sort((a, b) => a.budgetdate.localeCompare(b.budgetdate));
+  const [y, m, d] = sorted[0].budgetdate.split("-").map(Number);
+  const second = sorted[1]?.budgetdate;
+  const weekly = !!second &&
+    Date.parse(`${second}T00:00:00Z`) - Date.UTC(y, m - 1, d) === 7 * 86_400_000;
+  const plan: BudgetPlan = {
+    period: weekly ? "weekly" : "monthly",
+    startDate: sorted[0].budgetdate,
+    amount: sorted[0].budgetamount,
+    occurrences: sorted.length,
+  };
+  const same = generateBudget(plan).every((l, i) =>
+    l.budgetdate === sorted[i].budgetdate && l.budgetamount === sorted[i].budgetamount
+  );
+  return same ? plan : null;
+}

@@ -22,6 +22,13 @@ export const APPROVAL_SUB_FILTERS: readonly ApprovalSubFilter[] = [
 ];
 export const approvalSubFilterOf = (s: ApprovalStatus): ApprovalSubFilter =>
   s === "new" ? "pending" : s;
+/**
+ * Where a row is listed: by its status, except that an approval still open on a later level
+ * goes with the decided items once this person has voted on it — new-pending holds only
+ * what still waits for someone here (spec §2 sub-filters).
+ */
+export const rowSubFilter = (r: Pick<ApprovalRow, "statusCode" | "myVote">): ApprovalSubFilter =>
+  r.statusCode === "new" && r.myVote ? r.myVote : approvalSubFilterOf(r.statusCode);
 
 /** The approval requests of the person's teams, as pwalistrequests last gave them. */
 export const approvalRows = signal<ApprovalRow[]>([]);
@@ -40,9 +47,7 @@ export const toDecide = (r: ApprovalRow) => r.statusCode === "new" && (r.canAppr
 export const visibleApprovals = computed(() => {
   const sf = approvalSubFilter.value;
   const f = approvalFilters.value;
-  return approvalRows.value.filter((r) =>
-    approvalSubFilterOf(r.statusCode) === sf && matches(r, f)
-  );
+  return approvalRows.value.filter((r) => rowSubFilter(r) === sf && matches(r, f));
 });
 export const approvalCounts = computed(() => {
   const out: Record<ApprovalSubFilter, number> = {
@@ -51,7 +56,7 @@ export const approvalCounts = computed(() => {
     rejected: 0,
     cancelled: 0,
   };
-  for (const r of approvalRows.value) out[approvalSubFilterOf(r.statusCode)]++;
+  for (const r of approvalRows.value) out[rowSubFilter(r)]++;
   return out;
 });
 /** The Approvals tab's badge: approvals waiting for this person's decision. */

@@ -135,5 +135,7 @@ export interface EditDraft {
   typeOid: string;
   /** Set when an approver edits through an approval request (spec §4: it is recreated). */
   approvalOid?: string;
+  /** The author's draft (status new): edited in the create form, by creation's rules. */
+  isDraft?: boolean;
 }
 export const editDraft = signal<EditDraft | null>(null);

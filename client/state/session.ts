@@ -18,6 +18,8 @@ export const pinLength = signal(6);
 export const padMessage = signal<string | null>(null);
 /** Increments to make the pad shake (0.5 s) and clear its entry. */
 export const shakeCount = signal(0);
+/** Define PIN: the new PIN was entered once and is being confirmed. */
+export const pinConfirming = signal(false);
 export const working = signal(false);
 
 export interface Profile {

@@ -134,6 +134,14 @@ async function context(deps: Deps): Promise<Context> {
 
 const fullName = (u: User | undefined) => (u ? `${u.fname} ${u.lname}` : "");
 
+/** The caller's last approve or reject vote on the approval (a review is no decision). */
+function myVote(a: ApprovalRecord, user: User): "approved" | "rejected" | null {
+  const v = a.votes.findLast((x) =>
+    x.userOid === user.oid && (x.statusCode === "approved" || x.statusCode === "rejected")
+  );
+  return v ? v.statusCode as "approved" | "rejected" : null;
+}
+
 function toRow(
   a: ApprovalRecord,
   r: RequestRecord | null,
@@ -168,6 +176,7 @@ function toRow(
     projectOid: r?.projectOid ?? null,
     projectCode: r?.projectCode ?? "",
     ...f,
+    myVote: myVote(a, user),
   };
 }
 
@@ -294,7 +303,9 @@ export async function decide(
   user: User,
   oid: string,
   decision: "approved" | "rejected",
+  reason?: string,
 ) {
+  const given = decision === "rejected" ? reason?.trim() || null : null;
   const tr = await translate(user.locale);
   const ctx = await context(deps);
   const { approvals, requests, kv } = deps.store;
@@ -306,14 +317,16 @@ export async function decide(
     if (!(decision === "approved" ? f.canApprove : f.canReject)) {
       throw forbidden("not_allowed", tr("approval.notAllowed"));
     }
-    // The caller's comments matter only to a rejection (the reject note).
+    // The caller's comments matter only to a rejection: the comment added first is the
+    // note (spec §4 flow), unless a reason comes with the rejection itself.
     const mine = decision === "rejected"
       ? (await deps.store.comments.bySource(a.oid)).filter((c) => c.authorOid === user.oid)
       : [];
     if (decision === "rejected") {
       const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
-      // spec §4/§6: some types need a reject note: a comment first, then the rejection.
-      if (type?.requireRejectNote && mine.length === 0) {
+      // spec §4/§6: some types need a reject note: a comment first (or the reason given
+      // with the rejection), then the rejection.
+      if (type?.requireRejectNote && mine.length === 0 && !given) {
         throw unprocessable("reject_note_required", tr("approval.rejectNoteRequired"));
       }
     }
@@ -327,11 +340,15 @@ export async function decide(
     }, deps.now());
     const op = kv.atomic().check(entry);
     approvals.put(op, next);
+    // The reason given with the rejection is stored as the approver's comment in the same
+    // operation as the vote: both land, or neither.
+    const noteComment = given ? newComment(deps, user, a.oid, given) : null;
+    if (noteComment) deps.store.comments.put(op, noteComment);
     let outcome: "accepted" | "rejected" | null = null;
     if (next.statusCode !== "new") {
       const req = await requests.get(a.authorOid, a.requestOid);
       const result = next.statusCode === "approved" ? "accepted" : "rejected";
-      const note = decision === "rejected" ? (mine[mine.length - 1]?.text ?? null) : null;
+      const note = decision === "rejected" ? (given ?? mine[mine.length - 1]?.text ?? null) : null;
       const decided = req.value && decidedRequest(req.value, a.oid, result, note);
       if (decided) {
         outcome = result;
@@ -340,6 +357,7 @@ export async function decide(
       }
     }
     if (!(await op.commit()).ok) continue;
+    if (noteComment) await publishAdded(deps, noteComment);
     const opened = next.levels.find((l) => l.statusCode === "open");
     if (opened && opened.level !== open.level) {
       await deps.events.publish({

@@ -9,7 +9,7 @@ import { IdsExhausted } from "../store/ids.ts";
 import type { OrgAccount, OrgCurrency } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
-import { broken, resolveCodes, RETRIES } from "./request_checks.ts";
+import { broken, resolveCodes, RETRIES, type Tr } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
 import { hasMissingReceipts } from "./transactions.ts";
 
@@ -28,19 +28,32 @@ export async function createCheck(
   return null;
 }
 
-/** spec §7 pwaexpenserequestcreate: every §5 rule, budget rebuilt here, status new. */
-export async function createRequest(
-  deps: Deps,
-  user: User,
-  body: CreateBody,
-): Promise<RequestRecord> {
-  const tr = await translate(user.locale);
-  const denied = await createCheck(deps, user);
-  if (denied) {
-    throw denied.status === 403
-      ? forbidden("cannot_request", tr(denied.key))
-      : broken(tr, denied.key);
-  }
+/** What a request's §5 create rules produce: every field a draft holds. */
+export type DraftFields = Pick<
+  RequestRecord,
+  | "accountOid"
+  | "typeOid"
+  | "purpose"
+  | "costCenterOid"
+  | "costCenter"
+  | "GLOid"
+  | "GLCode"
+  | "projectOid"
+  | "projectCode"
+  | "vendor"
+  | "url"
+  | "amount"
+  | "currency"
+  | "budgetPlan"
+  | "budget"
+>;
+
+/**
+ * spec §5 create rules (type, amount or budget, purpose, url, currency, optional codes
+ * that must belong to the type), applied to a new request and to every edit of a draft:
+ * a draft edits everything creation offers, by creation's rules.
+ */
+export async function draftFields(deps: Deps, tr: Tr, body: CreateBody): Promise<DraftFields> {
   const { org } = deps.store;
   const type = body.typeOid ? await typeOf(deps, body.typeOid) : null;
   if (body.typeOid && !type) throw broken(tr, "request.typeUnknown");
@@ -83,15 +96,10 @@ export async function createRequest(
     body.GLOid,
     body.projectOid,
   );
-  const now = deps.now();
-  const base: Omit<RequestRecord, "id"> = {
-    oid: crypto.randomUUID(),
-    authorOid: user.oid,
+  return {
     accountOid: account!.oid,
     typeOid: type!.oid,
     purpose: body.purpose!.trim(),
-    status: "new",
-    issueDate: now,
     ...codes,
     vendor: (body.vendor ?? "").trim(),
     url: normaliseVendorUrl(body.url ?? "") ?? "",
@@ -99,6 +107,30 @@ export async function createRequest(
     currency,
     budgetPlan: body.budget ?? null,
     budget,
+  };
+}
+
+/** spec §7 pwaexpenserequestcreate: every §5 rule, budget rebuilt here, status new. */
+export async function createRequest(
+  deps: Deps,
+  user: User,
+  body: CreateBody,
+): Promise<RequestRecord> {
+  const tr = await translate(user.locale);
+  const denied = await createCheck(deps, user);
+  if (denied) {
+    throw denied.status === 403
+      ? forbidden("cannot_request", tr(denied.key))
+      : broken(tr, denied.key);
+  }
+  const fields = await draftFields(deps, tr, body);
+  const now = deps.now();
+  const base: Omit<RequestRecord, "id"> = {
+    oid: crypto.randomUUID(),
+    authorOid: user.oid,
+    ...fields,
+    status: "new",
+    issueDate: now,
     approvalOid: null,
     hasCard: false,
     openCard: false,

@@ -1,4 +1,4 @@
-import type { EditBody } from "../../client/api/contract/requests.ts";
+import type { CreateBody, EditBody } from "../../client/api/contract/requests.ts";
 import { checkEdit } from "../../client/lib/request_rules.ts";
 import { conflict, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
@@ -10,6 +10,7 @@ import type { User } from "../store/users.ts";
 import { isClosed, type RequestFlags, requestFlags } from "./request_flags.ts";
 import { broken, notAllowed, resolveCodes, RETRIES, type Tr } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
+import { draftFields } from "./request_create.ts";
 import { closeCardOf } from "./cards.ts";
 import { newComment, publishAdded } from "./comments.ts";
 import { needsNewApproval, newApproval } from "./workflow.ts";
@@ -140,8 +141,39 @@ async function publishOpened(deps: Deps, r: RequestRecord, a: ApprovalRecord) {
   });
 }
 
-/** Validates an edit (spec §5) and resolves its codes against the request's type. */
-async function checkedEdit(deps: Deps, tr: Tr, r: RequestRecord, e: EditBody) {
+/** The draft as the edit leaves it, in the create form's terms. */
+function asDraft(r: RequestRecord, e: EditBody): CreateBody {
+  const keep = <K extends keyof EditBody>(k: K, v: EditBody[K]) => (k in e ? e[k] : v);
+  return {
+    accountOid: keep("accountOid", r.accountOid),
+    typeOid: keep("typeOid", r.typeOid),
+    // A budget plan given (or kept) decides the amount, as at creation.
+    amount: keep("amount", r.amount),
+    pricingCurrency: keep("pricingCurrency", r.currency),
+    purpose: keep("purpose", r.purpose),
+    costCenterOid: keep("costCenterOid", r.costCenterOid),
+    GLOid: keep("GLOid", r.GLOid),
+    projectOid: keep("projectOid", r.projectOid),
+    vendor: keep("vendor", r.vendor),
+    url: keep("url", r.url),
+    budget: keep("budget", r.budgetPlan),
+  };
+}
+
+/**
+ * An edit's new fields. A draft (status new, edited by its author) edits everything creation
+ * offers, by creation's rules (spec §5 create: codes optional); a field the body leaves out
+ * keeps its value. A submitted request edits purpose and codes, and spec §5's "project, GL
+ * and cost center must be set" applies.
+ */
+async function checkedEdit(
+  deps: Deps,
+  tr: Tr,
+  r: RequestRecord,
+  e: EditBody,
+  asApprover = false,
+): Promise<Partial<RequestRecord>> {
+  if (r.status === "new" && !asApprover) return await draftFields(deps, tr, asDraft(r, e));
   const v = checkEdit(e);
   if (v) throw broken(tr, v.key, v.params);
   const type = await typeOf(deps, r.typeOid);
@@ -157,7 +189,7 @@ export async function checkNeedRecreate(deps: Deps, user: User, e: EditBody): Pr
   if (!entry.value) throw notFound();
   if (!requestFlags(entry.value, user.oid).canEdit) throw notAllowed(tr);
   const edit = await checkedEdit(deps, tr, entry.value, e);
-  return !needsNewApproval(entry.value, edit);
+  return !needsNewApproval(entry.value, { ...entry.value, ...edit });
 }
 
 /**
@@ -183,7 +215,7 @@ export async function modifyRequest(
   let note: CommentRecord | null = null;
   const rec = await mutate(deps, user, e.oid, async (r, f, op) => {
     if (!f.canEdit) throw notAllowed(tr);
-    const edit = await checkedEdit(deps, tr, r, e);
+    const edit = await checkedEdit(deps, tr, r, e, !!asApprover);
     const next: RequestRecord = { ...r, ...edit };
     if (asApprover) {
       if (r.status !== "requested" || r.approvalOid !== asApprover.approvalOid) {
@@ -195,7 +227,7 @@ export async function modifyRequest(
       }
       // spec §4: a change the approvers' decisions do not depend on keeps the approval.
       op.check(current);
-      if (!needsNewApproval(r, edit)) {
+      if (!needsNewApproval(r, next)) {
         opened = null;
         note = null;
         return next;
@@ -208,7 +240,7 @@ export async function modifyRequest(
       return { ...next, approvalOid: opened.oid, approverNote: null };
     }
     if (mode === "modify" || r.status === "new") {
-      if (needsNewApproval(r, edit)) {
+      if (needsNewApproval(r, next)) {
         throw new HttpError(409, "reissue_required", tr("request.reissueRequired"));
       }
       opened = null;

@@ -29,7 +29,7 @@ export function approvalRoutes(): Hono<AppEnv> {
     approvalentity: [await decide(c.var.deps, auth!.user, body.oid, "approved")],
   }));
   route(app, approvals.reject, async ({ c, body, auth }) => ({
-    approvalentity: [await decide(c.var.deps, auth!.user, body.oid, "rejected")],
+    approvalentity: [await decide(c.var.deps, auth!.user, body.oid, "rejected", body.note)],
   }));
   route(app, approvals.comments, async ({ c, query, auth }) => ({
     comments: await approvalComments(c.var.deps, auth!.user, query.foreignentityoid),

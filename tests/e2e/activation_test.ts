@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { bodyText, click, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
+import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -21,6 +22,10 @@ for (const flavour of FLAVOURS) {
         await tapDigits(page, await env.latestCode("employee@demo.example"));
         await click(page, "Connect device");
         await waitText(page, "Choose a 6-digit PIN");
+        await expectAccessible(page, "define PIN");
+        await expectNoSideScroll(page, "define PIN");
+        // "Forgot PIN?" finds the activation email link (spec §2 pad help).
+        await page.locator("::-p-aria(Forgot PIN? Send activation email)").wait();
         for (
           const [pin, msg] of [
             ["111123", "try using less repetition"],
@@ -30,8 +35,9 @@ for (const flavour of FLAVOURS) {
             ["987654", "do not use a direct sequence"],
           ]
         ) {
+          // The rules apply to the first entry: a refused PIN is not asked twice.
           await tapDigits(page, pin);
-          await click(page, "Save");
+          await click(page, "OK");
           await waitText(page, msg);
           assert.match(await bodyText(page), new RegExp(msg));
         }
@@ -41,6 +47,25 @@ for (const flavour of FLAVOURS) {
           const auth = r.headers()["authorization"];
           if (auth && !sent.includes(auth)) sent.push(auth);
         });
+        // The new PIN is asked twice: a different confirmation says so and asks again.
+        await tapDigits(page, "135790");
+        await click(page, "OK");
+        await waitText(page, "Enter the PIN again");
+        await expectAccessible(page, "confirm PIN");
+        await expectNoSideScroll(page, "confirm PIN");
+        await tapDigits(page, "135791");
+        await click(page, "Save");
+        await waitText(page, "The PINs differ");
+        assert.match(await bodyText(page), /Enter the PIN again/);
+        // The pad is cleared for the new confirmation.
+        await page.waitForFunction(() => !document.querySelector(".pin-box.filled"));
+        await expectAccessible(page, "PIN mismatch");
+        // Back goes to choosing another PIN; then it is confirmed.
+        await click(page, "Back");
+        await waitText(page, "Choose a 6-digit PIN");
+        await tapDigits(page, "135790");
+        await click(page, "OK");
+        await waitText(page, "Enter the PIN again");
         await tapDigits(page, "135790");
         await click(page, "Save");
         await waitText(page, "Hello Emma");

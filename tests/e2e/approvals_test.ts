@@ -31,7 +31,8 @@ import {
   topPanelText,
   waitInTopPanel,
 } from "./panels.ts";
-import { expectAccessible } from "./a11y.ts";
+import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
+import { bearerOf, postAs } from "./transactions_setup.ts";
 
 const GREEN = "#1f7a4d";
 const SLATE = "#2f3e4e";
@@ -74,7 +75,7 @@ async function submitRequests(p: Page): Promise<void> {
   await pick(p, "Cost center (optional)", "Sales");
   await tap(p, "Submit");
   await confirmYes(p, "Submit this request for approval?");
-  await waitText(p, "Request R000001 submitted");
+  await waitText(p, "Request submitted: Client visit in Lyon (320.50 €)");
   await panelsClosed(p);
 
   await tap(p, "New request");
@@ -87,7 +88,7 @@ async function submitRequests(p: Page): Promise<void> {
   await pick(p, "Project code (optional)", "Cloud migration");
   await tap(p, "Submit");
   await confirmYes(p, "Submit this request for approval?");
-  await waitText(p, "Request R000002 submitted");
+  await waitText(p, "Request submitted: Laptop for new hire (900.00 €)");
   await panelsClosed(p);
 }
 
@@ -98,11 +99,21 @@ async function inApprovalMode(p: Page): Promise<void> {
   assert.deepEqual(await themeOf(p), { meta: GREEN, mode: "approval" });
 }
 
-async function decide(p: Page, button: "Approve" | "Reject", id: string): Promise<void> {
-  await inTopPanel(p, button);
-  await confirmYes(p, `${button} ${id}?`);
-  await waitText(p, `${id} ${button === "Approve" ? "approved" : "rejected"}`);
+/** Approves from the action bar: the confirm and the notice name the request in words. */
+async function approveIt(p: Page, what: string): Promise<void> {
+  await inTopPanel(p, "Approve");
+  await p.waitForFunction(
+    (t) => document.body.innerText.includes(t),
+    {},
+    `Approve ${what}?`,
+  );
+  await expectAccessible(p, "approve confirm");
+  // The confirm says the verb (spec §2 confirm panel, labelled with the action).
+  await p.locator(".confirm ::-p-aria(Approve)").click();
+  await waitText(p, `Approved: ${what}`);
 }
+
+const LYON = "Client visit in Lyon (320.50 €)";
 
 for (const flavour of FLAVOURS) {
   Deno.test({
@@ -116,6 +127,16 @@ for (const flavour of FLAVOURS) {
         const emp = await activate(env, "employee@demo.example");
         await dumpOnFailure(emp, async () => {
           await submitRequests(emp);
+          const h = await bearerOf(emp, () => click(emp, "Refresh"));
+          const { expenseRequest } = await postAs(env, h, "pwaexpenserequestcreate", {
+            expenseRequest: {
+              typeOid: "type-travel",
+              amount: 40,
+              purpose: "Taxi to the station",
+              costCenterOid: "cc-sales",
+            },
+          });
+          await postAs(env, h, "pwasubmit", { record: expenseRequest.oid });
           assert.deepEqual(await themeOf(emp), { meta: SLATE, mode: "request" });
           await click(emp, "Open menu");
           await waitText(emp, "Lock");
@@ -129,7 +150,8 @@ for (const flavour of FLAVOURS) {
           await inApprovalMode(fin);
           await waitText(fin, "Client visit in Lyon");
           await waitText(fin, "Laptop for new hire");
-          assert.equal((await rowTexts(fin)).length, 2);
+          await waitText(fin, "Taxi to the station");
+          assert.equal((await rowTexts(fin)).length, 3);
           await expectAccessible(fin, "approvals (approval mode)");
           // In a browser tab, the app-mode hint with iOS instructions (spec §2).
           await waitText(fin, "Approve faster: add QCard to your home screen");
@@ -178,7 +200,8 @@ for (const flavour of FLAVOURS) {
           // A decision made offline fails: error banner, the approval stays as it was.
           await fin.setOfflineMode(true);
           await inTopPanel(fin, "Approve");
-          await confirmYes(fin, "Approve AP000001.1?");
+          await waitText(fin, `Approve ${LYON}?`);
+          await fin.locator(".confirm ::-p-aria(Approve)").click();
           await waitText(fin, "The server could not be reached");
           await fin.setOfflineMode(false);
           await waitInTopPanel(fin, "No votes yet");
@@ -188,7 +211,7 @@ for (const flavour of FLAVOURS) {
           assert.equal(stored?.statusCode, "new");
 
           // Level 1: approved, shown once the server answered.
-          await decide(fin, "Approve", "AP000001.1");
+          await approveIt(fin, LYON);
           // The server answers again: the stale 'could not be reached' banner is gone.
           await fin.waitForFunction(() =>
             !document.body.innerText.includes("could not be reached")
@@ -201,10 +224,76 @@ for (const flavour of FLAVOURS) {
           assert.match(after, /Level 1: Finance approval\s*Approved/);
           // Level 2 is not theirs: no Approve, Reject or Edit any more (spec §4/§6: only who
           // may decide the open level edits).
-          assert.deepEqual(
-            await fin.$$eval(".decision-bar button", (l) => l.map((b) => b.textContent)),
-            [],
+          assert.equal(await fin.$$eval(".side-panel.open .action-bar", (l) => l.length), 0);
+          await inTopPanel(fin, "Back");
+          await panelsClosed(fin);
+
+          // Voted: no longer under New, but with the decided ones, as theirs.
+          await fin.waitForFunction(() =>
+            ![...document.querySelectorAll(".request-row")].some((e) =>
+              e.textContent?.includes("Client visit in Lyon")
+            )
           );
+          assert.equal((await rowTexts(fin)).length, 2);
+          await click(fin, "Approved");
+          await waitText(fin, "Client visit in Lyon");
+          const mine = await rowTexts(fin);
+          assert.equal(mine.length, 1);
+          assert.match(mine[0], /Approved by you/);
+          await expectAccessible(fin, "approvals, approved by me");
+          await expectNoSideScroll(fin, "approvals, approved by me");
+          await click(fin, "New");
+          await waitText(fin, "Laptop for new hire");
+
+          // Any rejection offers a reason (optional here: travel needs no note); the
+          // requester sees it. The action is in the menu, in red, saying what it does.
+          await openRow(fin, "Taxi to the station");
+          await waitInTopPanel(fin, "Approval AP000003.1");
+          await expectAccessible(fin, "approval detail, action bar");
+          await expectNoSideScroll(fin, "approval detail, action bar");
+          await inTopPanel(fin, "More actions");
+          assert.deepEqual(
+            await fin.$$eval(".side-panel.open .more-item", (l) =>
+              l.map((e) => ({
+                label: e.textContent,
+                danger: e.classList.contains("danger"),
+                says: document.getElementById(e.getAttribute("aria-describedby") ?? "")
+                  ?.textContent,
+              }))),
+            [
+              {
+                label: "Edit",
+                danger: false,
+                says: "The votes given so far are dropped and the approvers decide again.",
+              },
+              {
+                label: "Reject",
+                danger: true,
+                says: "Ends the approval: the request is rejected and its requester is told.",
+              },
+            ],
+          );
+          await expectAccessible(fin, "approval actions menu");
+          await inTopPanel(fin, "Reject");
+          await waitInTopPanel(fin, "Reject Taxi to the station (40.00 €)?");
+          await waitInTopPanel(fin, "The requester sees this reason on the request.");
+          await expectAccessible(fin, "reject with optional reason");
+          await expectNoSideScroll(fin, "reject with optional reason");
+          await fill(fin, "Reason for rejection (optional)", "Take the bus, it is 5 minutes");
+          // The confirming button says the verb, in red.
+          assert.deepEqual(
+            await fin.$$eval(
+              ".side-panel.open button[type=submit]",
+              (l) =>
+                l.filter((b) => b.textContent === "Reject").map((b) =>
+                  b.classList.contains("danger-button")
+                ),
+            ),
+            [true],
+          );
+          await inTopPanel(fin, "Reject");
+          await waitText(fin, "Rejected: Taxi to the station (40.00 €)");
+          await waitInTopPanel(fin, "Take the bus, it is 5 minutes");
           await inTopPanel(fin, "Back");
           await panelsClosed(fin);
         });
@@ -215,7 +304,7 @@ for (const flavour of FLAVOURS) {
           await inApprovalMode(mgr);
           await openRow(mgr, "Client visit in Lyon");
           await waitInTopPanel(mgr, "Level 2: Management approval");
-          await decide(mgr, "Approve", "AP000001.1");
+          await approveIt(mgr, LYON);
           await waitInTopPanel(mgr, "Approved");
           await inTopPanel(mgr, "Back");
           await panelsClosed(mgr);
@@ -241,6 +330,7 @@ for (const flavour of FLAVOURS) {
         await dumpOnFailure(fin, async () => {
           await openRow(fin, "Laptop for new hire");
           await waitInTopPanel(fin, "Approval AP000002.1");
+          await inTopPanel(fin, "More actions");
           await inTopPanel(fin, "Edit");
           await confirmYes(fin, "Cancel and recreate the approval?");
           await fin.waitForFunction(() =>
@@ -253,11 +343,12 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(fin, "Laptop for new hire, 14 inch");
 
           // Reject on a reject-note type: the note is asked first, then the rejection proceeds.
+          await inTopPanel(fin, "More actions");
           await inTopPanel(fin, "Reject");
           await waitInTopPanel(fin, "This type needs a comment before it can be rejected.");
           await fill(fin, "Reason for rejection", "Not in this year's budget");
           await inTopPanel(fin, "Add comment and reject");
-          await waitText(fin, "AP000002.1 rejected");
+          await waitText(fin, "Rejected: Laptop for new hire, 14 inch (900.00 €)");
           await waitInTopPanel(fin, "Rejected");
           await waitInTopPanel(fin, "Not in this year's budget");
         });
@@ -269,6 +360,11 @@ for (const flavour of FLAVOURS) {
           await openRow(emp, "Laptop for new hire, 14 inch");
           await waitInTopPanel(emp, "Approver note");
           await waitInTopPanel(emp, "Not in this year's budget");
+          await inTopPanel(emp, "Back");
+          await panelsClosed(emp);
+          await openRow(emp, "Taxi to the station");
+          await waitInTopPanel(emp, "Approver note");
+          await waitInTopPanel(emp, "Take the bus, it is 5 minutes");
         });
       } finally {
         await env.close();

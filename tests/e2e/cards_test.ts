@@ -85,7 +85,7 @@ async function openRow(p: Page, text: string): Promise<void> {
   await settled(p);
 }
 
-async function createRequest(p: Page, purpose: string, amount: string, id: string) {
+async function createRequest(p: Page, purpose: string, amount: string, shown: string) {
   await tap(p, "New request");
   await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 1);
   await pick(p, "Type", "Travel");
@@ -93,7 +93,7 @@ async function createRequest(p: Page, purpose: string, amount: string, id: strin
   await fill(p, "Purpose", purpose);
   await tap(p, "Submit");
   await confirmYes(p, "Submit this request for approval?");
-  await waitText(p, `Request ${id} submitted`);
+  await waitText(p, `Request submitted: ${purpose} (${shown})`);
   await panelsClosed(p);
 }
 
@@ -125,7 +125,7 @@ for (const flavour of FLAVOURS) {
         ]);
         await dumpOnFailure(p, async () => {
           await waitText(p, "No requests here");
-          await createRequest(p, "Client visit in Lyon", "320.5", "R000001");
+          await createRequest(p, "Client visit in Lyon", "320.5", "320.50 €");
           await accept(env, "R000001");
           await mainTab(p, "Wallet");
           await waitText(p, "No cards here");
@@ -379,7 +379,7 @@ for (const flavour of FLAVOURS) {
           // A second card, 3-D Secure now defined: generated at once, then cancelled.
           await mainTab(p, "Requests");
           await mainTab(p, "New");
-          await createRequest(p, "Taxi to the airport", "45", "R000002");
+          await createRequest(p, "Taxi to the airport", "45", "45.00 €");
           await accept(env, "R000002");
           await click(p, "Refresh");
           await mainTab(p, "Accepted");

@@ -271,6 +271,19 @@ export async function dumpOnFailure<T>(page: Page | null, fn: () => Promise<T>):
   }
 }
 
+/**
+ * Defines the new PIN on the define-PIN screen: chosen, then confirmed (asked twice).
+ * Returns once "Save" was tapped on the confirmation.
+ */
+export async function definePin(page: Page, pin: string): Promise<void> {
+  await waitText(page, "Choose a 6-digit PIN");
+  await tapDigits(page, pin);
+  await click(page, "OK");
+  await waitText(page, "Enter the PIN again");
+  await tapDigits(page, pin);
+  await click(page, "Save");
+}
+
 /** Activates a user on a fresh page up to the main screen; returns the page. */
 export async function activate(env: Env, email: string, pin = "135790"): Promise<Page> {
   const page = await env.newPage();
@@ -278,9 +291,7 @@ export async function activate(env: Env, email: string, pin = "135790"): Promise
   await waitText(page, "Enter the 5-digit code");
   await tapDigits(page, await env.latestCode(email));
   await click(page, "Connect device");
-  await waitText(page, "Choose a 6-digit PIN");
-  await tapDigits(page, pin);
-  await click(page, "Save");
+  await definePin(page, pin);
   await page.locator("::-p-aria(Open menu)").wait();
   return page;
 }

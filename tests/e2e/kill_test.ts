@@ -12,6 +12,7 @@ import {
   CHROME_ARGS,
   chromePath,
   click,
+  definePin,
   dumpOnFailure,
   type Env,
   FLAVOURS,
@@ -124,9 +125,7 @@ for (const flavour of FLAVOURS) {
           await waitText(page, "Enter the 5-digit code");
           await tapDigits(page, await env.latestCode(EMPLOYEE));
           await click(page, "Connect device");
-          await waitText(page, "Choose a 6-digit PIN");
-          await tapDigits(page, PIN);
-          await click(page, "Save");
+          await definePin(page, PIN);
           await page.locator("::-p-aria(Open menu)").wait();
         });
         await new Promise((r) => setTimeout(r, 2_000));

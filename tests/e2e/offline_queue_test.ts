@@ -11,6 +11,7 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import {
   click,
+  definePin,
   diskProfile,
   dumpOnFailure,
   type Env,
@@ -141,9 +142,7 @@ for (const flavour of FLAVOURS) {
           await waitText(p, "Enter the 5-digit code");
           await tapDigits(p, await env.latestCode(EMPLOYEE));
           await click(p, "Connect device");
-          await waitText(p, "Choose a 6-digit PIN");
-          await tapDigits(p, PIN);
-          await click(p, "Save");
+          await definePin(p, PIN);
           await p.locator("::-p-aria(Open menu)").wait();
 
           const h = await bearerOf(p, () => click(p, "Refresh"));

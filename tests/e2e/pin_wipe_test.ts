@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { activate, click, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
+import { activate, click, definePin, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 
 const opts = { sanitizeOps: false, sanitizeResources: false };
 
@@ -131,9 +131,7 @@ for (const flavour of FLAVOURS) {
         await page.waitForSelector(".side-panel", { hidden: true });
         await tapDigits(page, code);
         await click(page, "Connect device");
-        await waitText(page, "Choose a 6-digit PIN");
-        await tapDigits(page, "192837");
-        await click(page, "Save");
+        await definePin(page, "192837");
         await waitText(page, "Hello Maria");
       } finally {
         await env.close();

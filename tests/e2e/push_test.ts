@@ -19,6 +19,7 @@ import { pushLink, pushTag } from "../../client/lib/push_links.ts";
 import {
   activate,
   click,
+  definePin,
   dumpOnFailure,
   type Env,
   FLAVOURS,
@@ -426,9 +427,7 @@ async function activateOn(env: Env, page: Page): Promise<void> {
   await waitText(page, "Enter the 5-digit code");
   await tapDigits(page, await env.latestCode(EMPLOYEE));
   await click(page, "Connect device");
-  await waitText(page, "Choose a 6-digit PIN");
-  await tapDigits(page, PIN);
-  await click(page, "Save");
+  await definePin(page, PIN);
   await page.locator("::-p-aria(Open menu)").wait();
 }
 

@@ -10,7 +10,7 @@ import {
   waitText,
 } from "./harness.ts";
 import { confirmYes, fill, inTopPanel, opts, panelsClosed, pick, rowTexts, tap } from "./panels.ts";
-import { expectAccessible } from "./a11y.ts";
+import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 
 /** Waits until the Requests tab lists `n` rows (it is read again after each write). */
 async function waitRows(p: Page, n: number): Promise<void> {
@@ -48,7 +48,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Vendor website (optional)", "rail.example.com");
           await tap(p, "Submit");
           await confirmYes(p, "Submit this request for approval?");
-          await waitText(p, "Request R000001 submitted");
+          await waitText(p, "Request submitted: Client visit in Lyon (320.50 €)");
           await panelsClosed(p);
           // The list is read again after the notice (a write, then a read): wait for the row.
           await waitRows(p, 1);
@@ -75,9 +75,15 @@ for (const flavour of FLAVOURS) {
           const year = new Date().getUTCFullYear() + (month === 0 ? 0 : 1);
           await p.locator(`[data-date="${year}-01-31"]`).click();
           await panelsClosed(p, 2);
-          await fill(p, "Amount per occurrence", "49.90");
           await fill(p, "Occurrences", "3");
           const feb = new Date(Date.UTC(year, 2, 0)).getUTCDate();
+          // The dates are previewed before any amount is typed (what "Add" will plan).
+          await waitText(p, `3 dates, from 01/31/${year} to 03/31/${year}`);
+          await waitText(p, `02/${feb}/${year}`);
+          assert.doesNotMatch(await bodyText(p), /Total /);
+          await expectAccessible(p, "budget preview");
+          await expectNoSideScroll(p, "budget preview");
+          await fill(p, "Amount per occurrence", "49.90");
           await waitText(p, `02/${feb}/${year}`);
           await waitText(p, `04/30/${year}`.replace("04/30", "03/31"));
           await waitText(p, "Total €149.70");
@@ -86,7 +92,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Purpose", "Design tool licence");
           await tap(p, "Submit");
           await confirmYes(p, "Submit this request for approval?");
-          await waitText(p, "Request R000002 submitted");
+          await waitText(p, "Request submitted: Design tool licence (149.70 €)");
           await panelsClosed(p);
           await waitRows(p, 2);
 

@@ -187,6 +187,7 @@ Deno.test(
       canReview: false,
       isDelegated: false,
       canEdit: true,
+      myVote: null,
     });
     // manager@ (Management) sees it too, but only reviews while level 1 is open.
     const mgrRow = await rowOf(api, mgr.h, oid);
@@ -212,6 +213,7 @@ Deno.test(
       canReject: false,
       canReview: true,
       canEdit: false,
+      myVote: "approved",
       fullamount: "300",
       fractionamount: "00",
       approvalAccount: "Operating account (EUR)",
@@ -357,6 +359,66 @@ Deno.test(
       !api.deps.events.recent.some((e) =>
         e.type === "approval.opened" && e.approvalOid === oid && e.level !== 1
       ),
+    );
+  }),
+);
+
+Deno.test(
+  "[approvals] the list tells each approver their own vote: one who approved level 1 sees it as theirs while level 2 decides",
+  withApp(async (api) => {
+    const { emp, fin, mgr } = await everyone(api);
+    const { oid } = await submitted(api, emp.h);
+    assert.equal((await rowOf(api, fin.h, oid))?.myVote, null);
+    await decided(approve(api, fin.h, oid));
+    // Still new (level 2 open), but no longer waiting for approver@: their vote says where.
+    const mine = (await rowOf(api, fin.h, oid))!;
+    assert.equal(mine.statusCode, "new");
+    assert.equal(mine.myVote, "approved");
+    assert.deepEqual(flags(mine), { ...NO_FLAGS, canReview: true });
+    // manager@ has not voted: it waits for them.
+    const theirs = (await rowOf(api, mgr.h, oid))!;
+    assert.equal(theirs.myVote, null);
+    assert.equal(theirs.canApprove, true);
+  }),
+);
+
+Deno.test(
+  "[approvals] a rejection carries an optional reason on any type: stored as the approver's comment with the vote and shown to the requester",
+  withApp(async (api) => {
+    const { emp, fin } = await everyone(api);
+    // TRAVEL needs no reject note: the reason is optional, and kept when given.
+    const one = await submitted(api, emp.h);
+    await decided(reject(api, fin.h, one.oid, { note: "  Book the earlier train  " }));
+    const req = await entity(api, emp.h, one.request.oid);
+    assert.equal(req.statusCode, "rejected");
+    assert.equal(req.approverNote, "Book the earlier train");
+    assert.deepEqual(
+      (await approvalComments(api, fin.h, one.oid)).map((c) => c.comment.text),
+      ["Book the earlier train"],
+    );
+    assert.equal((await rowOf(api, fin.h, one.oid))?.myVote, "rejected");
+
+    // The reason given with the rejection is the note, before any earlier comment (spec §7
+    // clients that comment first, then reject, keep their comment as the note).
+    const two = await submitted(api, emp.h, { purpose: "Taxi" });
+    assertOk(await postA(api, fin.h, "pwacomments", { oid: two.oid, comment: "Which taxi?" }));
+    await decided(reject(api, fin.h, two.oid, { note: "Take the tram" }));
+    assert.equal((await entity(api, emp.h, two.request.oid)).approverNote, "Take the tram");
+
+    // EQUIPMENT requires a reject note (spec §4): without any, the rule and its message are
+    // unchanged; the reason given with the rejection satisfies it.
+    const three = await submitted(api, emp.h, EQUIPMENT);
+    assertError(await reject(api, fin.h, three.oid), 422, "reject_note_required", MSG.rejectNote);
+    assertError(
+      await reject(api, fin.h, three.oid, { note: "   " }),
+      422,
+      "reject_note_required",
+      MSG.rejectNote,
+    );
+    await decided(reject(api, fin.h, three.oid, { note: "Not in this year's budget" }));
+    assert.equal(
+      (await entity(api, emp.h, three.request.oid)).approverNote,
+      "Not in this year's budget",
     );
   }),
 );
@@ -1378,7 +1440,9 @@ Deno.test(
     assert.equal(notes.length, 1);
     assert.equal(notes[0].authorOid, d.oid);
     assert.match(notes[0].text, /David Moreau edited this request \(Cost center: Sales → IT\)/);
-    assert.match(notes[0].text, /AP000001\.1 was cancelled/);
+    // In words, not the approval's internal id.
+    assert.match(notes[0].text, /: the approval was cancelled and a new approval opened\.$/);
+    assert.doesNotMatch(notes[0].text, /AP0/);
     // Level 1 had approver@'s vote: director@ may neither decide nor edit it now.
     const row = await rowOf(api, dir.h, fresh.oid);
     assert.deepEqual([row?.canApprove, row?.canEdit], [false, false]);

@@ -1132,10 +1132,11 @@ Deno.test(
 );
 
 Deno.test(
-  "[requests] an edit without cost center, GL code or project is 422 'Project, GL code and cost center must be set'",
+  "[requests] an edit of a submitted request without cost center, GL code or project is 422 'Project, GL code and cost center must be set'",
   withApp(async (api) => {
     const { h } = await login(api, DEMO.employee);
-    const x = await create(api, h);
+    // spec §5's edit rule is for submitted requests (a draft edits by creation's rules).
+    const x = await submit(api, h, (await create(api, h)).oid);
     for (const field of ["costCenterOid", "GLOid", "projectOid"]) {
       for (const v of [undefined, null, ""]) {
         const body = edit(x, { [field]: v });
@@ -1163,6 +1164,76 @@ Deno.test(
     );
     // Nothing changed.
     assert.deepEqual(await entity(api, h, x.oid), x);
+  }),
+);
+
+Deno.test(
+  "[requests] a draft edits everything creation offers, by creation's rules: codes stay optional until it is submitted",
+  withApp(async (api) => {
+    const { h } = await login(api, DEMO.employee);
+    // A draft with no codes (creation allows it).
+    const x = await create(api, h, { costCenterOid: null, GLOid: null, projectOid: null });
+    assert.equal(x.statusCode, "new");
+    // Purpose alone: no codes needed, as at creation.
+    const purposeOnly = await post(api, h, "pwamodify", {
+      record: { oid: x.oid, purpose: "Train to Lyon and back" },
+    });
+    assertOk(purposeOnly);
+    // Amount, type, vendor, url and currency too.
+    const all = await post(api, h, "pwamodify", {
+      record: {
+        oid: x.oid,
+        typeOid: "type-equipment",
+        amount: 900,
+        pricingCurrency: "EUR",
+        purpose: "Laptop",
+        costCenterOid: null,
+        GLOid: null,
+        projectOid: null,
+        vendor: "  Shop Co ",
+        url: "shop.example.com",
+      },
+    });
+    assertOk(all);
+    const y = await entity(api, h, x.oid);
+    assert.deepEqual(
+      [y.statusCode, y.typeOid, y.amount, y.purpose, y.vendor, y.url, y.costCenterOid],
+      ["new", "type-equipment", 900, "Laptop", "Shop Co", "http://shop.example.com", null],
+    );
+    // Creation's rules and messages: the new type's bounds, a purpose, a valid url.
+    assertError(
+      await post(api, h, "pwamodify", { record: { oid: x.oid, amount: 20000 } }),
+      422,
+      "amount_range",
+    );
+    assertError(
+      await post(api, h, "pwamodify", { record: { oid: x.oid, url: "javascript:alert(1)" } }),
+      422,
+      "vendor_url_invalid",
+    );
+    assertError(
+      await post(api, h, "pwamodify", { record: { oid: x.oid, purpose: "  " } }),
+      422,
+      "purpose_required",
+      MSG.purposeRequired,
+    );
+    // A budget plan on a recurring type: the amount is its total.
+    const plan = { period: "monthly", startDate: "2030-01-31", amount: 49.9, occurrences: 3 };
+    assertOk(
+      await post(api, h, "pwamodify", {
+        record: { oid: x.oid, typeOid: "type-subscription", amount: null, budget: plan },
+      }),
+    );
+    const z = await entity(api, h, x.oid);
+    assert.deepEqual([z.typeOid, z.amount, z.budget.length], ["type-subscription", 149.7, 3]);
+    // Once submitted, spec §5's edit rule applies: the codes must be set.
+    await submit(api, h, x.oid);
+    assertError(
+      await post(api, h, "pwamodify", { record: { oid: x.oid, purpose: "Tools" } }),
+      422,
+      "codes_required",
+      MSG.codesRequired,
+    );
   }),
 );
 

@@ -9,6 +9,7 @@ import {
   generateBudget,
   MAX_OCCURRENCES,
   occurrenceDate,
+  planOfLines,
 } from "../../client/lib/budget.ts";
 import { isIsoDay } from "../../client/lib/dates.ts";
 import { checkAmount } from "../../client/lib/request_rules.ts";
@@ -284,4 +285,25 @@ Deno.test("[budget] generateBudget lines carry exactly date, amount and funded f
 Deno.test("[budget] generateBudget total equals amount times occurrences", () => {
   const ls = generateBudget(plan({ period: "weekly", amount: 0.1, occurrences: 10 }));
   assert.equal(budgetTotal(ls), 1);
+});
+
+Deno.test("[budget] a draft's lines give back the plan they came from, or null when they are not one plan's", () => {
+  for (
+    const plan of [
+      { period: "monthly", startDate: "2030-01-31", amount: 49.9, occurrences: 3 },
+      { period: "weekly", startDate: "2030-12-27", amount: 10, occurrences: 4 },
+      { period: "monthly", startDate: "2030-05-01", amount: 5, occurrences: 1 },
+    ] as const
+  ) {
+    assert.deepEqual(planOfLines(generateBudget(plan)), plan);
+  }
+  assert.equal(planOfLines([]), null);
+  const lines = generateBudget({
+    period: "monthly",
+    startDate: "2030-01-31",
+    amount: 20,
+    occurrences: 3,
+  });
+  lines[2] = { ...lines[2], budgetamount: 25 };
+  assert.equal(planOfLines(lines), null);
 });

@@ -71,6 +71,11 @@ export const ApprovalRow = z.object({
   isDelegated: z.boolean(),
   /** May edit (pwareissueapproval): only who may decide the open level (spec §4/§6). */
   canEdit: z.optional(z.boolean()),
+  /**
+   * The caller's own vote on this approval, if any: an approver who has voted sees it among
+   * the decided items (spec §2 sub-filters), not under new-pending.
+   */
+  myVote: z.optional(z.nullable(z.enum(["approved", "rejected"]))),
 });
 export type ApprovalRow = z.infer<typeof ApprovalRow>;
 
@@ -93,6 +98,8 @@ const Decision = z.object({
   oid: Oid,
   archive: z.optional(z.boolean()),
   isDelegated: z.optional(z.boolean()),
+  /** A rejection's optional reason (spec §4: required for reject-note types), shown to the requester. */
+  note: z.optional(z.string().check(z.maxLength(1000))),
 });
 /** spec §7 team list: teamlist with teamUsers, isVisible, teamName. */
 const Team = z.object({

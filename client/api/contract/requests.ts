@@ -202,7 +202,11 @@ export const CreateBody = z.object({
 });
 export type CreateBody = z.infer<typeof CreateBody>;
 
-/** spec §2 edit request: purpose, cost center, GL code, project code. */
+/**
+ * spec §2 edit request: purpose, cost center, GL code, project code. A draft (status new)
+ * edits everything creation offers: account, type, amount or budget, currency, vendor and
+ * url too (a field left out keeps its value).
+ */
 export const EditBody = z.object({
   oid: Oid,
   archive: z.optional(z.boolean()),
@@ -210,6 +214,13 @@ export const EditBody = z.object({
   costCenterOid: OptOid,
   GLOid: OptOid,
   projectOid: OptOid,
+  accountOid: OptOid,
+  typeOid: OptOid,
+  amount: z.optional(z.nullable(z.number())),
+  pricingCurrency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "ISO 4217 code"))),
+  vendor: z.optional(z.nullable(Text(MAX_VENDOR))),
+  url: z.optional(z.nullable(Text(MAX_URL))),
+  budget: z.optional(z.nullable(BudgetPlanBody)),
 });
 export type EditBody = z.infer<typeof EditBody>;
 

@@ -60,6 +60,8 @@ export const enShell = {
   "pin.defineTitle": "Choose your PIN",
   "pin.definePrompt": "Choose a 6-digit PIN to unlock QCard",
   "pin.save": "Save",
+  "pin.confirm": "Enter the PIN again",
+  "pin.differ": "The PINs differ",
   "pin.repetition": "For security reasons, try using less repetition in your Pin",
   "pin.sequence":
     "For security reasons, do not use a direct sequence of ascending / descending numbers",

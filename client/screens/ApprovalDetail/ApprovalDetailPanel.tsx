@@ -1,12 +1,15 @@
-import { useState } from "react";
+import { useId, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import {
   addApprovalComment,
+  approvalWords,
   confirmApprovalEdit,
   confirmDecision,
   loadTeams,
+  rejectNeedsNote,
   rejectWithNote,
 } from "../../actions/approvals.ts";
+import { ActionBar, type MoreAction } from "../../components/ActionBar.tsx";
 import type { ApprovalRequest } from "../../api/contract/approvals.ts";
 import { Comments } from "../../components/Comments.tsx";
 import { ApprovalDeclarations } from "./ApprovalDeclarations.tsx";
@@ -208,61 +211,65 @@ export function ApprovalDetailBody() {
 
       <Comments comments={d.comments} onAdd={e && isNew ? addApprovalComment : undefined} />
 
-      {e && isNew && (e.canEdit || e.canApprove || e.canReject)
-        ? (
-          <div className="detail-actions sticky-action decision-bar">
-            {
-              // Edit only for who may decide the open level (spec §4/§6): a reviewer's edit
-              // would undo other people's votes.
-              e.canEdit
-                ? (
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={busy}
-                    onClick={confirmApprovalEdit}
-                  >
-                    {t("approval.edit")}
-                  </button>
-                )
-                : null
-            }
-            {e.canReject
-              ? (
-                <button
-                  type="button"
-                  className="danger-button"
-                  disabled={busy}
-                  onClick={() => confirmDecision("reject")}
-                >
-                  {t("approval.reject")}
-                </button>
-              )
-              : null}
-            {e.canApprove
-              ? (
-                <button
-                  type="button"
-                  className="primary"
-                  disabled={busy}
-                  onClick={() => confirmDecision("approve")}
-                >
-                  {t("approval.approve")}
-                </button>
-              )
-              : null}
-          </div>
-        )
-        : null}
+      {e && isNew ? <ApprovalActions e={e} busy={busy} /> : null}
     </div>
   );
 }
 
-/** spec §4 reject-note flow: the comment first, then the rejection proceeds. */
+/**
+ * The approval's one sticky action bar, like every detail's: Approve is the primary action;
+ * Edit and Reject (in red, saying what it does) are in "More actions". Edit only for who may
+ * decide the open level (spec §4/§6): a reviewer's edit would undo other people's votes.
+ */
+function ApprovalActions(props: { e: ApprovalRequest; busy: boolean }) {
+  const { e, busy } = props;
+  const more: (MoreAction | false)[] = [
+    !!e.canEdit && {
+      key: "edit",
+      label: t("approval.edit"),
+      hint: t("approval.editExtra"),
+      disabled: busy,
+      onSelect: confirmApprovalEdit,
+    },
+    e.canReject && {
+      key: "reject",
+      label: t("approval.reject"),
+      hint: t("approval.rejectHint"),
+      danger: true,
+      disabled: busy,
+      onSelect: () => confirmDecision("reject"),
+    },
+  ];
+  return (
+    <ActionBar
+      primary={e.canApprove
+        ? (
+          <button
+            type="button"
+            className="primary"
+            disabled={busy}
+            onClick={() => confirmDecision("approve")}
+          >
+            {t("approval.approve")}
+          </button>
+        )
+        : null}
+      more={more}
+    />
+  );
+}
+
+/**
+ * spec §4 rejection: says what is rejected, offers a reason for the requester (required only
+ * for a reject-note type without a comment yet), and the red button with the verb confirms.
+ */
 export function RejectNoteBody() {
   useSignals();
   const [note, setNote] = useState("");
   const busy = working.value;
+  const e = approvalDetail.value?.entity;
+  const required = rejectNeedsNote();
+  const hintId = useId();
   return (
     <form
       className="form"
@@ -271,19 +278,28 @@ export function RejectNoteBody() {
         void rejectWithNote(note);
       }}
     >
-      <p>{t("approval.rejectNoteHelp")}</p>
-      <textarea
-        aria-label={t("approval.rejectNoteTitle")}
-        maxLength={1000}
-        value={note}
-        onInput={(ev) => setNote((ev.target as HTMLTextAreaElement).value)}
-      />
+      {e
+        ? <p className="reject-what">{t("approval.rejectConfirm", { what: approvalWords(e) })}</p>
+        : null}
+      <label>
+        <span>{required ? t("approval.rejectNoteTitle") : t("approval.reasonOptional")}</span>
+        <textarea
+          maxLength={1000}
+          value={note}
+          required={required}
+          aria-describedby={hintId}
+          onInput={(ev) => setNote((ev.target as HTMLTextAreaElement).value)}
+        />
+      </label>
+      <p id={hintId} className="hint">
+        {required ? t("approval.rejectNoteHelp") : t("approval.reasonShown")}
+      </p>
       <button
         type="submit"
         className="danger-button wide sticky-action"
-        disabled={busy || !note.trim()}
+        disabled={busy || (required && !note.trim())}
       >
-        {t("approval.rejectNoteSend")}
+        {required ? t("approval.rejectNoteSend") : t("approval.reject")}
       </button>
     </form>
   );

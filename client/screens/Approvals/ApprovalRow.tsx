@@ -3,9 +3,14 @@ import type { ApprovalRow as Row } from "../../api/contract/approvals.ts";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
 import { isLargeAmount } from "../../lib/money.ts";
-import { isDimmed, toDecide } from "../../state/approvals.ts";
+import { isDimmed, rowSubFilter, toDecide } from "../../state/approvals.ts";
 
 export const approvalStatusLabel = (s: Row["statusCode"]) => t(`approvalStatus.${s}`);
+/** A row's status as this person sees it: their own vote while later levels still decide. */
+const rowStatusLabel = (r: Row) =>
+  r.statusCode === "new" && r.myVote
+    ? t(r.myVote === "approved" ? "approvals.youApproved" : "approvals.youRejected")
+    : approvalStatusLabel(r.statusCode);
 
 /**
  * spec §2 approval row: issue date, author, cost center, purpose and amount. Dimmed when it
@@ -29,8 +34,12 @@ export function ApprovalRow(props: { row: Row; onOpen: (oid: string) => void }) 
         <span className="row-top">
           <span className="row-date">{shortDate(r.issueDate, loc)}</span>
           <span className="row-cc">{r.author} · {r.costCenter}</span>
-          <span className={`status status-${r.statusCode}`}>
-            {approvalStatusLabel(r.statusCode)}
+          <span
+            className={`status status-${
+              rowSubFilter(r) === "pending" ? r.statusCode : rowSubFilter(r)
+            }`}
+          >
+            {rowStatusLabel(r)}
           </span>
         </span>
         <span className="row-bottom">

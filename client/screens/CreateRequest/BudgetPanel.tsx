@@ -29,7 +29,10 @@ export function BudgetBody(props: { onDone: () => void }) {
     occurrences: Number(occText),
   };
   const problem = checkPlan(plan);
-  const lines = problem ? [] : generateBudget(plan);
+  // The dates depend only on period, start and occurrences: they are previewed before an
+  // amount is typed, so the person sees what "add" will plan (spec §2 generated table).
+  const datesOk = checkPlan({ ...plan, amount: 1 }) === null;
+  const lines = datesOk ? generateBudget({ ...plan, amount: problem ? 0 : plan.amount }) : [];
   return (
     <div className="form budget-form">
       <fieldset className="segmented">
@@ -80,6 +83,13 @@ export function BudgetBody(props: { onDone: () => void }) {
         ? (
           <>
             <table className="budget-table">
+              <caption>
+                {t("budget.preview", {
+                  count: lines.length,
+                  first: shortDate(lines[0].budgetdate, loc),
+                  last: shortDate(lines[lines.length - 1].budgetdate, loc),
+                })}
+              </caption>
               <thead>
                 <tr>
                   <th scope="col">{t("budget.date")}</th>
@@ -90,14 +100,16 @@ export function BudgetBody(props: { onDone: () => void }) {
                 {lines.map((l) => (
                   <tr key={l.budgetdate}>
                     <td>{shortDate(l.budgetdate, loc)}</td>
-                    <td>{formatMoney(l.budgetamount, d.currency, loc)}</td>
+                    <td>{problem ? "—" : formatMoney(l.budgetamount, d.currency, loc)}</td>
                   </tr>
                 ))}
               </tbody>
             </table>
-            <p className="budget-total">
-              {t("budget.total", { total: formatMoney(budgetTotal(lines), d.currency, loc) })}
-            </p>
+            {problem ? null : (
+              <p className="budget-total">
+                {t("budget.total", { total: formatMoney(budgetTotal(lines), d.currency, loc) })}
+              </p>
+            )}
           </>
         )
         : null}

@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import {
   currentType,
   draftAmount,
+  saveDraftEdit,
   setAccount,
   setCostCenter,
   setField,
@@ -25,7 +26,7 @@ import { choose, CodeFields } from "./CodeFields.tsx";
  * all show at once, each under its field (aria-invalid, aria-describedby), and the first
  * field in error gets the focus, scrolled into view.
  */
-export function CreateRequestBody() {
+export function CreateRequestBody(props: { editing?: boolean }) {
   useSignals();
   const d = draft.value;
   const loc = locale.value;
@@ -57,7 +58,9 @@ export function CreateRequestBody() {
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
-        submitCreate();
+        // A draft's edit saves with creation's rules; a new request is submitted.
+        if (props.editing) saveDraftEdit();
+        else submitCreate();
       }}
     >
       {accounts.value.length > 1
@@ -197,7 +200,7 @@ export function CreateRequestBody() {
       <FieldError id="create-url-error" message={errors.url} />
       {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
       <button type="submit" className="primary wide sticky-action" disabled={working.value}>
-        {t("create.submit")}
+        {props.editing ? t("edit.save") : t("create.submit")}
       </button>
     </form>
   );

@@ -5,12 +5,17 @@ import { t } from "../../i18n/index.ts";
 import { editDraft, formError } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { CodeFields } from "../CreateRequest/CodeFields.tsx";
+import { CreateRequestBody } from "../CreateRequest/CreateRequestPanel.tsx";
 
-/** spec §2 edit request: purpose, cost center, GL code, project code (all three required). */
+/**
+ * spec §2 edit request: purpose, cost center, GL code, project code (all three required once
+ * submitted, spec §5). A draft edits everything creation offers, in the create form.
+ */
 export function EditRequestBody() {
   useSignals();
   const d = editDraft.value;
   if (!d) return null;
+  if (d.isDraft) return <CreateRequestBody editing />;
   return (
     <form
       className="form"
