@@ -75,7 +75,7 @@ async function submitRequests(p: Page): Promise<void> {
   await pick(p, "Cost center (optional)", "Sales");
   await tap(p, "Submit");
   await confirmYes(p, "Submit this request for approval?");
-  await waitText(p, "Request submitted: Client visit in Lyon (320.50 €)");
+  await waitText(p, "Request submitted: Client visit in Lyon (€320.50)");
   await panelsClosed(p);
 
   await tap(p, "New request");
@@ -88,7 +88,7 @@ async function submitRequests(p: Page): Promise<void> {
   await pick(p, "Project code (optional)", "Cloud migration");
   await tap(p, "Submit");
   await confirmYes(p, "Submit this request for approval?");
-  await waitText(p, "Request submitted: Laptop for new hire (900.00 €)");
+  await waitText(p, "Request submitted: Laptop for new hire (€900.00)");
   await panelsClosed(p);
 }
 
@@ -113,7 +113,7 @@ async function approveIt(p: Page, what: string): Promise<void> {
   await waitText(p, `Approved: ${what}`);
 }
 
-const LYON = "Client visit in Lyon (320.50 €)";
+const LYON = "Client visit in Lyon (€320.50)";
 
 for (const flavour of FLAVOURS) {
   Deno.test({
@@ -275,7 +275,7 @@ for (const flavour of FLAVOURS) {
           );
           await expectAccessible(fin, "approval actions menu");
           await inTopPanel(fin, "Reject");
-          await waitInTopPanel(fin, "Reject Taxi to the station (40.00 €)?");
+          await waitInTopPanel(fin, "Reject Taxi to the station (€40.00)?");
           await waitInTopPanel(fin, "The requester sees this reason on the request.");
           await expectAccessible(fin, "reject with optional reason");
           await expectNoSideScroll(fin, "reject with optional reason");
@@ -292,7 +292,7 @@ for (const flavour of FLAVOURS) {
             [true],
           );
           await inTopPanel(fin, "Reject");
-          await waitText(fin, "Rejected: Taxi to the station (40.00 €)");
+          await waitText(fin, "Rejected: Taxi to the station (€40.00)");
           await waitInTopPanel(fin, "Take the bus, it is 5 minutes");
           await inTopPanel(fin, "Back");
           await panelsClosed(fin);
@@ -348,7 +348,7 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(fin, "This type needs a comment before it can be rejected.");
           await fill(fin, "Reason for rejection", "Not in this year's budget");
           await inTopPanel(fin, "Add comment and reject");
-          await waitText(fin, "Rejected: Laptop for new hire, 14 inch (900.00 €)");
+          await waitText(fin, "Rejected: Laptop for new hire, 14 inch (€900.00)");
           await waitInTopPanel(fin, "Rejected");
           await waitInTopPanel(fin, "Not in this year's budget");
         });

@@ -125,7 +125,7 @@ for (const flavour of FLAVOURS) {
         ]);
         await dumpOnFailure(p, async () => {
           await waitText(p, "No requests here");
-          await createRequest(p, "Client visit in Lyon", "320.5", "320.50 €");
+          await createRequest(p, "Client visit in Lyon", "320.5", "€320.50");
           await accept(env, "R000001");
           await mainTab(p, "Wallet");
           await waitText(p, "No cards here");
@@ -379,7 +379,7 @@ for (const flavour of FLAVOURS) {
           // A second card, 3-D Secure now defined: generated at once, then cancelled.
           await mainTab(p, "Requests");
           await mainTab(p, "New");
-          await createRequest(p, "Taxi to the airport", "45", "45.00 €");
+          await createRequest(p, "Taxi to the airport", "45", "€45.00");
           await accept(env, "R000002");
           await click(p, "Refresh");
           await mainTab(p, "Accepted");

@@ -66,7 +66,7 @@ for (const flavour of FLAVOURS) {
           await panelsClosed(p, 1);
           await waitInTopPanel(p, "Office supplies");
           await waitInTopPanel(p, "Shop Co");
-          await waitInTopPanel(p, "90.00 €");
+          await waitInTopPanel(p, "€90.00");
 
           // Stored as edited, still a draft.
           const owner = (await env.deps.store.requests.owner(x.oid))!;

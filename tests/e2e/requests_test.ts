@@ -48,7 +48,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Vendor website (optional)", "rail.example.com");
           await tap(p, "Submit");
           await confirmYes(p, "Submit this request for approval?");
-          await waitText(p, "Request submitted: Client visit in Lyon (320.50 €)");
+          await waitText(p, "Request submitted: Client visit in Lyon (€320.50)");
           await panelsClosed(p);
           // The list is read again after the notice (a write, then a read): wait for the row.
           await waitRows(p, 1);
@@ -92,7 +92,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Purpose", "Design tool licence");
           await tap(p, "Submit");
           await confirmYes(p, "Submit this request for approval?");
-          await waitText(p, "Request submitted: Design tool licence (149.70 €)");
+          await waitText(p, "Request submitted: Design tool licence (€149.70)");
           await panelsClosed(p);
           await waitRows(p, 2);
 
