@@ -9,7 +9,7 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
+import { click, definePin, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 import { inTopPanel, mainTab, opts, settled, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, postAs, purchase } from "./transactions_setup.ts";
 import { formatDateTime } from "../../client/lib/intl.ts";
@@ -29,9 +29,7 @@ async function activateIn(env: Env): Promise<Page> {
   await waitText(p, "Enter the 5-digit code");
   await tapDigits(p, await env.latestCode(EMPLOYEE));
   await click(p, "Connect device");
-  await waitText(p, "Choose a 6-digit PIN");
-  await tapDigits(p, "135790");
-  await click(p, "Save");
+  await definePin(p, "135790");
   await p.locator("::-p-aria(Open menu)").wait();
   return p;
 }
