@@ -2,7 +2,7 @@ import { type ApprovalRequest, approvals as api } from "../api/contract/approval
 import { requests as requestsApi } from "../api/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
 import { formatLocale } from "../i18n/display.ts";
-import { locale, t, type TranslationKey } from "../i18n/index.ts";
+import { t, type TranslationKey } from "../i18n/index.ts";
 import { isAppMode, type Mode, modeAfterLoad, THEME_COLOR } from "../lib/mode.ts";
 import { checkEdit } from "../lib/request_rules.ts";
 import { requestWords } from "../lib/words.ts";

@@ -242,7 +242,7 @@ async function translation(c: Context<AppEnv>): Promise<Response> {
   // The relayed call goes on (it records the language and refreshes the kept answer); an
   // answer no one will read is let go.
   fresh.then((r) => r.body?.cancel()).catch(() => {});
-  return new Response(kept.body, {
+  return new Response(new Uint8Array(kept.body), {
     headers: { "content-type": "application/json; charset=UTF-8", "x-qcard-cache": "stale" },
   });
 }

@@ -13,7 +13,11 @@
 
 /** How long a call with a kept answer waits for the upstream before the kept one is served. */
 export const FRESH_WAIT_MS = 1_500;
-/** Kept answers larger than this are not kept (a KV value holds 64 KiB). */
+/**
+ * Kept answers larger than this, in UTF-8 bytes, are not kept (a KV value holds 64 KiB). The
+ * answer is kept as UTF-8 bytes: a JS string with any character beyond Latin-1 („“, ’, …) is
+ * serialised two bytes a character, so a 34 KB German translation no longer fitted as a string.
+ */
 const MAX_KEPT = 60 * 1024;
 /** A kept answer nobody asked for in this long is dropped. */
 const KEEP_MS = 30 * 86_400_000;
@@ -21,7 +25,7 @@ const KEEP_MS = 30 * 86_400_000;
 const key = (locale: string): Deno.KvKey => ["edge_translation", locale];
 
 interface Kept {
-  body: string;
+  body: Uint8Array;
   at: number;
 }
 
@@ -34,12 +38,17 @@ export function askedLocale(url: string, acceptLanguage: string | null): string 
 }
 
 export async function keptTranslation(kv: Deno.Kv, locale: string): Promise<Kept | null> {
-  return (await kv.get<Kept>(key(locale))).value;
+  const kept = (await kv.get<{ body: Uint8Array | string; at: number }>(key(locale))).value;
+  if (!kept) return null;
+  // One kept by an earlier version as a string is still served.
+  const body = typeof kept.body === "string" ? new TextEncoder().encode(kept.body) : kept.body;
+  return { body, at: kept.at };
 }
 
 /** Keeps a 200 answer's JSON under the locale it says it is in. */
 export async function keepTranslation(kv: Deno.Kv, body: string, now: number): Promise<void> {
-  if (body.length > MAX_KEPT) return;
+  const bytes = new TextEncoder().encode(body);
+  if (bytes.length > MAX_KEPT) return;
   let locale: unknown;
   try {
     locale = (JSON.parse(body) as { locale?: unknown }).locale;
@@ -47,5 +56,5 @@ export async function keepTranslation(kv: Deno.Kv, body: string, now: number): P
     return;
   }
   if (typeof locale !== "string" || !/^[a-z]{2}$/.test(locale)) return;
-  await kv.set(key(locale), { body, at: now } satisfies Kept, { expireIn: KEEP_MS });
+  await kv.set(key(locale), { body: bytes, at: now } satisfies Kept, { expireIn: KEEP_MS });
 }
