@@ -53,7 +53,7 @@ for (const flavour of FLAVOURS) {
           assert.equal(levels.length, 2, levels.join("\n"));
           assert.match(
             levels[0],
-            /^Level 1: Finance Approved Approved by Adam Fischer · \d\d\/\d\d \d\d:\d\d$/,
+            /^Level 1: Finance Approved Approved by Adam Fischer · \d\d\/\d\d, \d\d:\d\d$/,
           );
           assert.match(levels[1], /^Level 2: Management Open Waiting for /);
           assert.ok(levels[1].includes("David Moreau") && levels[1].includes("Maria Jansen"));
