@@ -43,11 +43,14 @@ export async function questionFor(
     !(await rateLimits.hit("lostq-dev", deviceId, LOST_LIMITS.questionsPerDevice, HOUR)) ||
     !(await rateLimits.hit("lostq-addr", address, LOST_LIMITS.questionsPerAddress, HOUR))
   ) throw tooMany();
+  // The same work for every address (spec §8: nothing told apart, in time either): the decoy
+  // hash is computed and two records are read whether the address is known or not.
+  const decoy = parseInt((await keyedHash(deps, email)).slice(0, 8), 16);
   const user = await users.byEmail(email);
+  if (!user) await users.get(`decoy-${decoy}`);
   const questions = await org.secretQuestions();
   if (!questions.length) throw new NoQuestions();
-  const oid = user?.secret.questionOid ??
-    questions[parseInt((await keyedHash(deps, email)).slice(0, 8), 16) % questions.length].oid;
+  const oid = user?.secret.questionOid ?? questions[decoy % questions.length].oid;
   return questions.find((q) => q.oid === oid) ?? questions[0];
 }
 
