@@ -1,6 +1,6 @@
 import "./styles/app.css";
 import { createRoot } from "react-dom/client";
-import { App, loadMainArea } from "./app/App.tsx";
+import { App, loadMainArea, loadPanels } from "./app/App.tsx";
 import { boot } from "./actions/session.ts";
 import { applyKeptColors, refreshAppColors } from "./actions/app_color.ts";
 import { watchForUpdate } from "./actions/update.ts";
@@ -17,6 +17,8 @@ if ("serviceWorker" in navigator) {
 applyKeptColors();
 
 createRoot(document.getElementById("root")!).render(<App />);
+// The side panels the PIN pad opens, fetched at once (they are not needed to type a PIN).
+loadPanels().catch(() => {/* retried by the lazy component when needed */});
 
 boot().then(() => {
   void refreshAppColors();

@@ -194,6 +194,28 @@ async function checkPdfjs(report: BuildReport): Promise<void> {
   }
 }
 
+/**
+ * What typing a PIN does not need stays out of the first load (issue 26): the contracts'
+ * schemas (zod), the lists' code, the side panels. Read from the source maps' sources.
+ */
+async function checkFirstLoadModules(report: BuildReport): Promise<void> {
+  const sources = new Set<string>();
+  for (const p of report.firstLoadJs) {
+    const map = JSON.parse(await Deno.readTextFile(join(report.outDir, `${p}.map`)));
+    for (const s of map.sources as string[]) sources.add(s.replace(/^(\.\.\/)+/, ""));
+  }
+  assert.ok([...sources].some((s) => s.endsWith("client/components/PinPad.tsx")), "no PIN pad");
+  const kept = [
+    /node_modules\/zod\//,
+    /client\/api\/contract\/(?!routes\.ts)/,
+    /client\/actions\/(request_rows|transaction_lists)\.ts$/,
+    /client\/screens\/(LostActivation|Options)\//,
+  ];
+  for (const s of sources) {
+    assert.ok(!kept.some((re) => re.test(s)), `${s} is in the first load`);
+  }
+}
+
 /** Every compressible file has smaller .br and .gz copies that decode to it; none is precached. */
 async function checkPrecompressed(report: BuildReport): Promise<void> {
   const compressible = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
@@ -336,6 +358,10 @@ Deno.test({
         await t.step(
           `[build] ${flavour}: text files get .br and .gz copies, none of them precached`,
           () => checkPrecompressed(report),
+        );
+        await t.step(
+          `[build] ${flavour}: no schema (zod), list code or side panel in the first load`,
+          () => checkFirstLoadModules(report),
         );
         await t.step(
           `[build] ${flavour}: pdf.js is on demand (own chunk, worker in dist), not first load`,
