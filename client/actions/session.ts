@@ -58,17 +58,32 @@ function fail(message: string): void {
   shakeCount.value++;
 }
 
-/** Start-up: device id, server settings and translation, then the §4 start state. */
-export async function boot(): Promise<void> {
+/**
+ * The first screen, before the first render: the one the cookies choose (spec §4), in the
+ * kept translation. It is the screen the shell already shows (build.ts renders it into
+ * index.html), so the first render takes its elements over. Without the cookies, {@link boot}
+ * still asks QCDB.
+ */
+export function firstScreen(): void {
   const cached = cachedTranslation(preferredLanguage());
   if (cached) applyTranslation(cached.translation, cached.locale);
+  const len = storedPinLength();
+  pinLength.value = len ?? 6;
+  phase.value = len ? "unlock" : "activate";
+}
+
+/** Start-up: device id, server settings and translation, then the §4 start state. */
+export async function boot(): Promise<void> {
+  if (phase.value === "boot") firstScreen();
   // The first screen depends on cookies when they say the device is activated: shown before
   // QCDB is opened (a first visit's database creation is what the PIN pad's first paint
   // waited for). Without them QCDB decides, if it exists: a browser killed within ~30 s of
   // the activation comes back without its cookies (spec §4).
   const len = storedPinLength() ?? await durablePinLength();
-  pinLength.value = len ?? 6;
-  phase.value = len ? "unlock" : "activate";
+  if (len && phase.value === "activate") {
+    pinLength.value = len;
+    phase.value = "unlock";
+  }
   await ensureDeviceId();
   await Promise.allSettled([loadInitialize(), loadTranslation()]);
 }

@@ -195,6 +195,29 @@ async function checkPdfjs(report: BuildReport): Promise<void> {
 }
 
 /**
+ * The first paint needs no JavaScript (issue 26): index.html carries the activation screen's
+ * markup (what a first visit shows) with this build's version label, nothing inline.
+ */
+async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
+  const html = await Deno.readTextFile(join(report.outDir, "index.html"));
+  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf("</body>"));
+  assert.match(root, /^<div id="root"><div class="app" data-phase="activate"><main/);
+  assert.match(root, /<h1>Activate this device<\/h1>/);
+  assert.equal(root.match(/class="pin-key"/g)?.length, 10, "the ten digit keys");
+  assert.ok(root.includes(`V ${report.release.version}, released ${report.release.released}`));
+  assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i);
+  // The PIN pad's shell (a navigation with the PIN length cookie) and the worker's (empty).
+  const unlock = await Deno.readTextFile(join(report.outDir, "unlock.html"));
+  assert.match(unlock, /<div id="root"><div class="app" data-phase="unlock"><main/);
+  assert.equal(unlock.match(/class="pin-box"/g)?.length, 6, "six PIN boxes");
+  const app = await Deno.readTextFile(join(report.outDir, "app.html"));
+  assert.ok(app.includes('<div id="root"></div>'), "the worker's shell has an empty root");
+  const head = (h: string) => h.slice(0, h.indexOf("<body>"));
+  assert.equal(head(app), head(html), "the same head: stylesheet, preloads, entry");
+  assert.ok(precacheList(await Deno.readTextFile(join(report.outDir, "sw.js"))).has("/app.html"));
+}
+
+/**
  * What typing a PIN does not need stays out of the first load (issue 26): the contracts'
  * schemas (zod), the lists' code, the side panels. Read from the source maps' sources.
  */
@@ -358,6 +381,10 @@ Deno.test({
         await t.step(
           `[build] ${flavour}: text files get .br and .gz copies, none of them precached`,
           () => checkPrecompressed(report),
+        );
+        await t.step(
+          `[build] ${flavour}: index.html paints the activation screen without JavaScript`,
+          () => checkStaticFirstScreen(report),
         );
         await t.step(
           `[build] ${flavour}: no schema (zod), list code or side panel in the first load`,
