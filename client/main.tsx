@@ -1,7 +1,7 @@
 import "./styles/app.css";
 import { createRoot } from "react-dom/client";
-import { App, loadMainArea } from "./app/App.tsx";
-import { boot } from "./actions/session.ts";
+import { App, loadMainArea, loadPanels } from "./app/App.tsx";
+import { boot, firstScreen } from "./actions/session.ts";
 import { applyKeptColors, refreshAppColors } from "./actions/app_color.ts";
 import { watchForUpdate } from "./actions/update.ts";
 import { phase } from "./state/session.ts";
@@ -16,7 +16,11 @@ if ("serviceWorker" in navigator) {
 // The organisation's theme colours: the kept ones before the first paint, the server's after.
 applyKeptColors();
 
+// The screen index.html already shows (its static markup): the first render takes it over.
+firstScreen();
 createRoot(document.getElementById("root")!).render(<App />);
+// The side panels the PIN pad opens, fetched at once (they are not needed to type a PIN).
+loadPanels().catch(() => {/* retried by the lazy component when needed */});
 
 boot().then(() => {
   void refreshAppColors();

@@ -1,5 +1,5 @@
 import { call } from "../api/http.ts";
-import { session } from "../api/contract/session.ts";
+import { sessionCalls as session } from "../api/session_calls.ts";
 import { THEME_COLOR } from "../lib/mode.ts";
 
 // The organisation's colours (spec §7 GET /qtservlet//appcolor, issue 13): `appcolor` is

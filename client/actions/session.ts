@@ -1,6 +1,7 @@
 import type * as z from "zod/mini";
 import { accounting } from "../state/receipts.ts";
-import { session } from "../api/contract/session.ts";
+import type { session as Contract } from "../api/contract/session.ts";
+import { sessionCalls as session, sessionContract } from "../api/session_calls.ts";
 import { ApiError, call, credentials, NetworkError } from "../api/http.ts";
 import { WrongKeyError } from "../crypto/device_key.ts";
 import { applyTranslation, t } from "../i18n/index.ts";
@@ -22,14 +23,6 @@ import { askConfirm, dropBanners, panel, pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { readCache, writeCache } from "./cache.ts";
 import { messageOf } from "./messages.ts";
-import { resetRequests, showRequests } from "./request_rows.ts";
-import {
-  afterPaint,
-  readCachedHead,
-  showAllCachedTransactions,
-  showTransactions,
-  writeCachedTransactions,
-} from "./transaction_lists.ts";
 import {
   adoptSession,
   countPinFailure,
@@ -50,6 +43,12 @@ import {
 export const MAX_PIN_FAILURES = 5;
 /** QCDB `lists` key of pwalists (its transactions are under their own keys). */
 const LISTS_KEY = "pwalists";
+/**
+ * The lists' code (rows, transactions cache): not needed to type a PIN, so it is left out of
+ * the first load and fetched with the lists (the main screen's chunk has it by then).
+ */
+const requestRows = () => import("./request_rows.ts");
+const transactionLists = () => import("./transaction_lists.ts");
 
 /** The code being activated: needed again to confirm the PIN (spec §7 pwaconfirmpin). */
 let pendingCode: string | null = null;
@@ -59,17 +58,32 @@ function fail(message: string): void {
   shakeCount.value++;
 }
 
-/** Start-up: device id, server settings and translation, then the §4 start state. */
-export async function boot(): Promise<void> {
+/**
+ * The first screen, before the first render: the one the cookies choose (spec §4), in the
+ * kept translation. It is the screen the shell already shows (build.ts renders it into
+ * index.html), so the first render takes its elements over. Without the cookies, {@link boot}
+ * still asks QCDB.
+ */
+export function firstScreen(): void {
   const cached = cachedTranslation(preferredLanguage());
   if (cached) applyTranslation(cached.translation, cached.locale);
+  const len = storedPinLength();
+  pinLength.value = len ?? 6;
+  phase.value = len ? "unlock" : "activate";
+}
+
+/** Start-up: device id, server settings and translation, then the §4 start state. */
+export async function boot(): Promise<void> {
+  if (phase.value === "boot") firstScreen();
   // The first screen depends on cookies when they say the device is activated: shown before
   // QCDB is opened (a first visit's database creation is what the PIN pad's first paint
   // waited for). Without them QCDB decides, if it exists: a browser killed within ~30 s of
   // the activation comes back without its cookies (spec §4).
   const len = storedPinLength() ?? await durablePinLength();
-  pinLength.value = len ?? 6;
-  phase.value = len ? "unlock" : "activate";
+  if (len && phase.value === "activate") {
+    pinLength.value = len;
+    phase.value = "unlock";
+  }
   await ensureDeviceId();
   await Promise.allSettled([loadInitialize(), loadTranslation()]);
 }
@@ -249,7 +263,7 @@ export async function wipeAndRestart(message: string): Promise<void> {
   await wipeLocalData();
   await ensureDeviceId();
   profile.value = null;
-  resetRequests();
+  void requestRows().then((m) => m.resetRequests()).catch(() => {/* nothing was listed */});
   void import("./approvals.ts").then((m) => m.resetApprovals());
   pinLength.value = 6;
   phase.value = "activate";
@@ -278,9 +292,12 @@ export async function enterMain(): Promise<void> {
   ]);
 }
 
-type Lists = z.infer<typeof session.lists.response>;
+type Lists = z.infer<typeof Contract.lists.response>;
 
-function showLists(data: Lists): void {
+function showLists(
+  data: Lists,
+  showRequests: (rows: Lists["expenses"]["expenseslist"]) => void,
+): void {
   profile.value = {
     username: data.username,
     fname: data.fname,
@@ -303,39 +320,39 @@ function showLists(data: Lists): void {
  */
 export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promise<void> {
   let fresh = false;
+  // Marks read by `deno task bench` (Requests and Transactions from cache).
+  if (!opts.networkFirst) performance.mark("qc:lists:cache-read");
+  const modules = Promise.all([requestRows(), transactionLists(), sessionContract()]);
   const fromCached = async (): Promise<void> => {
+    const [{ showRequests }, txl, contract] = await modules;
     const [data, head] = await Promise.all([
-      readCache("lists", LISTS_KEY, session.lists.response),
-      readCachedHead(),
+      readCache("lists", LISTS_KEY, contract.lists.response),
+      txl.readCachedHead(),
     ]);
     if (!data || fresh) return;
     performance.mark("qc:lists:cache-shown");
-    showLists(data);
+    showLists(data, showRequests);
     // A cache written before transactions had their own keys still has them inline.
-    if (head) showTransactions(head.rows, head.attention);
-    else showTransactions(data.transactions.receiptslist);
-    if (head) afterPaint(() => void showAllCachedTransactions(() => fresh));
+    if (head) txl.showTransactions(head.rows, head.attention);
+    else txl.showTransactions(data.transactions.receiptslist);
+    if (head) txl.afterPaint(() => void txl.showAllCachedTransactions(() => fresh));
   };
   try {
-    // Marks read by `deno task bench` (Requests and Transactions from cache).
-    if (!opts.networkFirst) {
-      performance.mark("qc:lists:cache-read");
-      await fromCached();
-    }
+    if (!opts.networkFirst) await fromCached();
     try {
-      const data = await call(session.lists);
+      const [data, [{ showRequests }, txl]] = await Promise.all([call(session.lists), modules]);
       fresh = true;
       // The server answers again: 'offline' and 'could not be reached' messages are stale.
       dropBanners([t("common.offline"), t("common.networkError")]);
-      showLists(data);
-      showTransactions(data.transactions.receiptslist);
+      showLists(data, showRequests);
+      txl.showTransactions(data.transactions.receiptslist);
       fromCache.value = false;
       await Promise.all([
         writeCache("lists", LISTS_KEY, {
           ...data,
           transactions: { receiptslist: [] },
         }),
-        writeCachedTransactions(data.transactions.receiptslist),
+        txl.writeCachedTransactions(data.transactions.receiptslist),
       ]);
     } catch (err) {
       if (!(err instanceof NetworkError)) throw err;
@@ -372,7 +389,7 @@ async function checkRegistered(): Promise<void> {
 export function logout(): void {
   lock();
   profile.value = null;
-  resetRequests();
+  void requestRows().then((m) => m.resetRequests()).catch(() => {/* nothing was listed */});
   void import("./approvals.ts").then((m) => m.resetApprovals());
   panel.value = null;
   padMessage.value = null;

@@ -1,5 +1,5 @@
 import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "./contract/endpoint.ts";
-import { DEVICE_ID_HEADER, ErrorBody } from "./contract/endpoint.ts";
+import { DEVICE_ID_HEADER, type Route } from "./contract/routes.ts";
 import { preferredLanguage } from "../i18n/language.ts";
 
 /** The server answered with an error `{error, message}`. */
@@ -36,13 +36,45 @@ export interface CallInput<E> {
 }
 
 /**
+ * An endpoint whose schemas are fetched on demand: its route is known at once, its contract
+ * (zod and the schemas) comes in a chunk of its own. The PIN pad's first load carries only
+ * routes; the answers are still parsed with the contract's schema, once that chunk is in.
+ */
+export interface Deferred<E extends Endpoint> extends Route {
+  contract: () => Promise<E>;
+}
+
+/** `route` now, `contract()` when its answer is to be parsed. */
+export function deferred<E extends Endpoint>(
+  route: Route,
+  contract: () => Promise<E>,
+): Deferred<E> {
+  return { method: route.method, path: route.path, auth: route.auth, contract };
+}
+
+/** The error schema's chunk: error answers are parsed with zod too, after the first load. */
+const errorSchema = () => import("./contract/endpoint.ts").then((m) => m.ErrorBody);
+
+/** A chunk that cannot be fetched is a network failure: callers fall back as offline. */
+async function loadChunk<T>(chunk: Promise<T>): Promise<T> {
+  try {
+    return await chunk;
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+}
+
+/**
  * Calls one contract endpoint and parses its answer with the contract's schema
- * (never `res.json() as T`, GUIDE habit 2).
+ * (never `res.json() as T`, GUIDE habit 2). A {@link Deferred} endpoint's contract is
+ * fetched alongside the request.
  */
 export async function call<E extends Endpoint>(
-  ep: E,
+  ep: E | Deferred<E>,
   input: CallInput<E> = {},
 ): Promise<ResponseOf<E>> {
+  const contract = "contract" in ep ? ep.contract() : Promise.resolve(ep);
+  contract.catch(() => {/* reported where it is awaited */});
   // Issue 13: the server answers messages in the language the person reads.
   const headers: Record<string, string> = {
     accept: "application/json",
@@ -82,11 +114,11 @@ export async function call<E extends Endpoint>(
     if (res.ok) throw new ApiError(res.status, "bad_response", "The server answered badly");
   }
   if (!res.ok) {
-    const e = ErrorBody.safeParse(json);
+    const e = (await loadChunk(errorSchema())).safeParse(json);
     if (e.success) throw new ApiError(res.status, e.data.error, e.data.message, e.data);
     throw new ApiError(res.status, "http_error", `HTTP ${res.status}`);
   }
-  const parsed = ep.response.safeParse(json);
+  const parsed = (await loadChunk(contract)).response.safeParse(json);
   if (!parsed.success) throw new ApiError(res.status, "bad_response", "The server answered badly");
   return parsed.data as ResponseOf<E>;
 }

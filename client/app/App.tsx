@@ -9,13 +9,14 @@ import { t } from "../i18n/index.ts";
 import { phase } from "../state/session.ts";
 import { ActivationScreen } from "../screens/Activation/ActivationScreen.tsx";
 import { DefinePinScreen } from "../screens/DefinePin/DefinePinScreen.tsx";
-import { LostActivationPanel } from "../screens/LostActivation/LostActivationPanel.tsx";
-import { OptionsPanel } from "../screens/Options/OptionsPanel.tsx";
 import { UnlockScreen } from "../screens/Unlock/UnlockScreen.tsx";
 
 /** The main screen's chunk; started early so it is ready when the PIN is accepted. */
 export const loadMainArea = () => import("./MainArea.tsx");
 const MainArea = lazy(loadMainArea);
+/** The side panels' chunk (options, lost activation); started right after start. */
+export const loadPanels = () => import("./Panels.tsx");
+const Panels = lazy(loadPanels);
 
 /** spec §2: no URL routes; the screen follows the session phase. */
 export function App() {
@@ -37,8 +38,10 @@ export function App() {
           </Suspense>
         )
         : null}
-      <LostActivationPanel />
-      <OptionsPanel />
+      {/* Closed until asked for: nothing to show while their chunk comes. */}
+      <Suspense fallback={null}>
+        <Panels />
+      </Suspense>
       <ConfirmPanel />
       <Notice />
       <ProgressOverlay />

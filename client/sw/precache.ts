@@ -13,8 +13,13 @@ import {
 } from "workbox-precaching";
 import { NavigationRoute, registerRoute } from "workbox-routing";
 
-/** The URL the precache stores the shell under; navigations fall back to it. */
-export const SHELL_URL = "/index.html";
+/**
+ * The URL the precache stores the shell under; navigations fall back to it. Not index.html:
+ * that one shows the activation screen before any script (build.ts), and a worker cannot
+ * read the cookies that choose between it and the PIN pad on every phone. This one has an
+ * empty root; the app renders the screen the cookies choose, from the cache.
+ */
+export const SHELL_URL = "/app.html";
 
 /**
  * Paths the service worker must never answer or store: the API (card data must never be
@@ -54,7 +59,7 @@ export function setupPrecache(
   const entries = manifest.filter((entry) =>
     !isPassThrough(typeof entry === "string" ? entry : entry.url)
   );
-  precacheAndRoute(entries, { directoryIndex: "index.html", cleanURLs: false });
+  precacheAndRoute(entries, { directoryIndex: SHELL_URL.slice(1), cleanURLs: false });
   cleanupOutdatedCaches();
   // No URL routes (spec §2): any navigation not to a file gets the shell, offline too.
   registerRoute(

@@ -80,15 +80,26 @@ export function staticRoutes(
     if (path.includes("..") || path.includes("\0")) return await next();
     // One spelling per file ("//a/./b.js" is "/a/b.js"), so the file cache stays bounded.
     path = posix.normalize(path);
-    if (path === "/") path = "/index.html";
+    // The first screen painted before any script (build.ts): the PIN pad when the PIN length
+    // cookie says the device is activated (spec §4), else the activation screen.
+    if (path === "/" || path === "/index.html") {
+      path = /(?:^|;\s*)qc_pinlength=\d/.test(c.req.header("Cookie") ?? "")
+        ? "/unlock.html"
+        : "/index.html";
+    }
     const ext = path.slice(path.lastIndexOf(".") + 1);
     if (!Object.hasOwn(TYPES, ext)) return await next();
     if (ext === "map" && !sourceMaps) return await next();
-    const file = await load(path, ext).catch(() => null);
+    let file = await load(path, ext).catch(() => null);
+    // A build without the PIN pad's shell: the plain one (the app renders the screen).
+    if (!file && path === "/unlock.html") file = await load("/index.html", ext).catch(() => null);
     if (!file) return await next();
     return answer(c, file);
   });
 }
+
+/** The shells (build.ts) and the worker: revalidated, so a new version is found. */
+const SHELLS = new Set(["/index.html", "/unlock.html", "/app.html", "/sw.js"]);
 
 async function readStatic(fsPath: string, path: string, ext: string): Promise<StaticFile | null> {
   const read = (p: string) => Deno.readFile(p).then((b) => b as Uint8Array<ArrayBuffer>);
@@ -111,7 +122,7 @@ async function readStatic(fsPath: string, path: string, ext: string): Promise<St
     type: TYPES[ext],
     cacheControl: path.startsWith("/assets/")
       ? "public, max-age=31536000, immutable"
-      : path === "/index.html" || path === "/sw.js"
+      : SHELLS.has(path)
       ? "no-cache"
       : "public, max-age=3600",
     vary,

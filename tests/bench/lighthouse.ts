@@ -8,7 +8,8 @@
  *     pad without resetting storage, types the PIN in a timespan (total blocking time, layout
  *     shift of the unlock) and takes a snapshot of the main screen (accessibility, best
  *     practices). Lighthouse has no LCP or performance score for a screen reached by a tap.
- * Goals (issue 13): performance ≥ 98, LCP ≤ 1.5 s, accessibility 100.
+ * Goals: performance ≥ 98, accessibility 100 (issue 13); LCP ≤ 1.0 s (median of 3 first
+ * visits) and CLS ≤ 0.01 (issue 26: the shell paints the first screen without JavaScript).
  *
  * Run alone: `deno run -A tests/bench/lighthouse.ts` (needs Chromium and dist/preact).
  */
@@ -53,24 +54,35 @@ const failing = (lhr: Lhr, category: string) =>
 export async function benchLighthouse(line: Line): Promise<void> {
   const env = await start("preact");
   try {
-    // PIN pad, first visit.
-    const fresh = await env.newPage();
-    const run = await lighthouse(
-      env.url,
-      {
-        logLevel: "error",
-        output: "json",
-        onlyCategories: CATEGORIES,
-      },
-      undefined,
-      fresh as unknown as Parameters<typeof lighthouse>[3],
-    );
-    const pad = run?.lhr as unknown as Lhr | undefined;
-    if (!pad || pad.runtimeError) {
-      line("lighthouse PIN pad", "failed", pad?.runtimeError?.message ?? "no result");
-    } else {
+    // PIN pad, first visit: three runs (fresh profiles), the median LCP's run reported.
+    const runs: Lhr[] = [];
+    // A run Lighthouse could not trace (NO_NAVSTART, now and then) is tried again.
+    for (let i = 0; i < 5 && runs.length < 3; i++) {
+      const fresh = await env.newPage();
+      const run = await lighthouse(
+        env.url,
+        {
+          logLevel: "error",
+          output: "json",
+          onlyCategories: CATEGORIES,
+        },
+        undefined,
+        fresh as unknown as Parameters<typeof lighthouse>[3],
+      );
+      const lhr = run?.lhr as unknown as Lhr | undefined;
+      if (!lhr || lhr.runtimeError) {
+        line("lighthouse PIN pad", "failed", lhr?.runtimeError?.message ?? "no result");
+      } else runs.push(lhr);
+    }
+    const lcpOf = (r: Lhr) => r.audits["largest-contentful-paint"]?.numericValue ?? Infinity;
+    runs.sort((a, b) => lcpOf(a) - lcpOf(b));
+    const pad = runs[Math.floor(runs.length / 2)];
+    if (pad) {
       const perf = Number(score(pad, "performance"));
-      const lcp = pad.audits["largest-contentful-paint"]?.numericValue ?? Infinity;
+      const lcp = lcpOf(pad);
+      const cls = Math.max(
+        ...runs.map((r) => r.audits["cumulative-layout-shift"]?.numericValue ?? 0),
+      );
       const a11y = Number(score(pad, "accessibility"));
       line(
         "lighthouse PIN pad (first visit, mobile): performance",
@@ -78,13 +90,18 @@ export async function benchLighthouse(line: Line): Promise<void> {
         `goal ≥ 98 ${perf >= 98 ? "(ok)" : "(under)"}`,
       );
       line(
-        "  LCP",
+        `  LCP, median of ${runs.length}`,
         metric(pad, "largest-contentful-paint", "s"),
-        `goal ≤ 1.5 s ${lcp <= 1500 ? "(ok)" : "(over)"}; FCP ${
-          metric(pad, "first-contentful-paint", "s")
-        }, TBT ${metric(pad, "total-blocking-time", "ms")}, CLS ${
-          metric(pad, "cumulative-layout-shift", "")
+        `goal ≤ 1.0 s ${lcp <= 1000 ? "(ok)" : "(over)"}; runs ${
+          runs.map((r) => (lcpOf(r) / 1000).toFixed(2)).join(", ")
+        } s; FCP ${metric(pad, "first-contentful-paint", "s")}, TBT ${
+          metric(pad, "total-blocking-time", "ms")
         }`,
+      );
+      line(
+        "  CLS, worst of the runs",
+        cls.toFixed(3),
+        `goal ≤ 0.01 ${cls <= 0.01 ? "(ok)" : "(over)"}`,
       );
       line(
         "  accessibility",

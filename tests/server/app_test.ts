@@ -396,6 +396,27 @@ async function staticFixture() {
   return { root, dir, cleanup: () => Deno.remove(root, { recursive: true }) };
 }
 
+Deno.test("[app] / answers the PIN pad's shell to a device with the PIN length cookie", async () => {
+  const fx = await staticFixture();
+  const api = await testApp({ STATIC_DIR: fx.dir });
+  try {
+    const first = await get(api, "/");
+    assert.equal(first.text, "<!doctype html><title>QCard shell</title>", "no build shell yet");
+    const asked = (path: string, cookie: string) => get(api, path, { cookie });
+    assert.equal((await asked("/", "qc_pinlength=6")).text, first.text);
+    await Deno.writeTextFile(`${fx.dir}/unlock.html`, "<!doctype html><title>PIN pad</title>");
+    for (const path of ["/", "/index.html"]) {
+      const pad = await asked(path, "qc_deviceid=abcdefgh; qc_pinlength=6");
+      assert.equal(pad.text, "<!doctype html><title>PIN pad</title>", path);
+      assert.equal(pad.res.headers.get("cache-control"), "no-cache");
+      const fresh = await asked(path, "qc_deviceid=abcdefgh");
+      assert.equal(fresh.text, first.text, `${path} without the PIN length cookie`);
+    }
+  } finally {
+    await fx.cleanup();
+  }
+});
+
 Deno.test("[app] static files: shell no-cache, hashed assets immutable, types and headers", async () => {
   const fx = await staticFixture();
   const api = await testApp({ STATIC_DIR: fx.dir });

@@ -194,6 +194,51 @@ async function checkPdfjs(report: BuildReport): Promise<void> {
   }
 }
 
+/**
+ * The first paint needs no JavaScript (issue 26): index.html carries the activation screen's
+ * markup (what a first visit shows) with this build's version label, nothing inline.
+ */
+async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
+  const html = await Deno.readTextFile(join(report.outDir, "index.html"));
+  const root = html.slice(html.indexOf('<div id="root">'), html.indexOf("</body>"));
+  assert.match(root, /^<div id="root"><div class="app" data-phase="activate"><main/);
+  assert.match(root, /<h1>Activate this device<\/h1>/);
+  assert.equal(root.match(/class="pin-key"/g)?.length, 10, "the ten digit keys");
+  assert.ok(root.includes(`V ${report.release.version}, released ${report.release.released}`));
+  assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i);
+  // The PIN pad's shell (a navigation with the PIN length cookie) and the worker's (empty).
+  const unlock = await Deno.readTextFile(join(report.outDir, "unlock.html"));
+  assert.match(unlock, /<div id="root"><div class="app" data-phase="unlock"><main/);
+  assert.equal(unlock.match(/class="pin-box"/g)?.length, 6, "six PIN boxes");
+  const app = await Deno.readTextFile(join(report.outDir, "app.html"));
+  assert.ok(app.includes('<div id="root"></div>'), "the worker's shell has an empty root");
+  const head = (h: string) => h.slice(0, h.indexOf("<body>"));
+  assert.equal(head(app), head(html), "the same head: stylesheet, preloads, entry");
+  assert.ok(precacheList(await Deno.readTextFile(join(report.outDir, "sw.js"))).has("/app.html"));
+}
+
+/**
+ * What typing a PIN does not need stays out of the first load (issue 26): the contracts'
+ * schemas (zod), the lists' code, the side panels. Read from the source maps' sources.
+ */
+async function checkFirstLoadModules(report: BuildReport): Promise<void> {
+  const sources = new Set<string>();
+  for (const p of report.firstLoadJs) {
+    const map = JSON.parse(await Deno.readTextFile(join(report.outDir, `${p}.map`)));
+    for (const s of map.sources as string[]) sources.add(s.replace(/^(\.\.\/)+/, ""));
+  }
+  assert.ok([...sources].some((s) => s.endsWith("client/components/PinPad.tsx")), "no PIN pad");
+  const kept = [
+    /node_modules\/zod\//,
+    /client\/api\/contract\/(?!routes\.ts)/,
+    /client\/actions\/(request_rows|transaction_lists)\.ts$/,
+    /client\/screens\/(LostActivation|Options)\//,
+  ];
+  for (const s of sources) {
+    assert.ok(!kept.some((re) => re.test(s)), `${s} is in the first load`);
+  }
+}
+
 /** Every compressible file has smaller .br and .gz copies that decode to it; none is precached. */
 async function checkPrecompressed(report: BuildReport): Promise<void> {
   const compressible = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
@@ -336,6 +381,14 @@ Deno.test({
         await t.step(
           `[build] ${flavour}: text files get .br and .gz copies, none of them precached`,
           () => checkPrecompressed(report),
+        );
+        await t.step(
+          `[build] ${flavour}: index.html paints the activation screen without JavaScript`,
+          () => checkStaticFirstScreen(report),
+        );
+        await t.step(
+          `[build] ${flavour}: no schema (zod), list code or side panel in the first load`,
+          () => checkFirstLoadModules(report),
         );
         await t.step(
           `[build] ${flavour}: pdf.js is on demand (own chunk, worker in dist), not first load`,

@@ -241,6 +241,13 @@ async function clientUses(): Promise<Map<string, string[]>> {
         }
       }
     }
+    // The first load's session calls: the same endpoints, their schemas fetched on demand.
+    for (const m of src.matchAll(/import\s*\{([^}]*)\}\s*from\s*"[^"]*api\/session_calls\.ts"/g)) {
+      for (const spec of m[1].split(",")) {
+        const [name, alias] = spec.trim().split(/\s+as\s+/);
+        if (name === "sessionCalls") aliases.set(alias ?? name, "session");
+      }
+    }
     for (const [alias, group] of aliases) {
       const eps = contract[group as keyof typeof contract] as Record<string, Endpoint>;
       const re = new RegExp(`(?<![\\w.])${alias.replace(".", "\\.")}\\.(\\w+)\\b`, "g");

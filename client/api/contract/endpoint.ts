@@ -1,7 +1,6 @@
 import * as z from "zod/mini";
-
-/** How a call authenticates (spec §6, §7): registration and PIN calls use the device-id header. */
-export type Auth = "none" | "bearer" | "device" | "bearer-or-device";
+import type { Auth } from "./routes.ts";
+export type { Auth } from "./routes.ts";
 
 /**
  * One call of spec §7: method, path under /bonita, auth, and the zod/mini schemas of its
@@ -43,8 +42,7 @@ export const ErrorBody = z.looseObject({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
-/** The header that identifies a device on registration and PIN calls. */
-export const DEVICE_ID_HEADER = "device-id";
+export { DEVICE_ID_HEADER } from "./routes.ts";
 export const DeviceId = z.string().check(
   z.regex(/^[A-Za-z0-9_-]{8,128}$/, "device-id must be 8-128 letters, digits, - or _"),
 );

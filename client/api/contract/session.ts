@@ -1,11 +1,11 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
+import { sessionRoutes as R } from "./routes.ts";
 import { ExpenseRow } from "./requests.ts";
 import { TransactionRow } from "./transactions.ts";
 
 // spec §7 'Registration and session'. Field names are the spec's; response shapes are ours.
 
-const E = "/scmapi/expense";
 const trimmed = (min: number, max: number, msg: string) =>
   z.string().check(z.trim(), z.minLength(min, msg), z.maxLength(max, msg));
 
@@ -26,9 +26,7 @@ export const Settings = z.object({
 
 export const session = {
   initialize: endpoint({
-    method: "GET",
-    path: "/qtservlet/initialize",
-    auth: "none",
+    ...R.initialize,
     query: z.object({ sessioncode: z.optional(z.string().check(z.maxLength(128))) }),
     response: z.object({
       extensions: z.array(z.string()),
@@ -39,15 +37,11 @@ export const session = {
     }),
   }),
   appcolor: endpoint({
-    method: "GET",
-    path: "/qtservlet//appcolor",
-    auth: "none",
+    ...R.appcolor,
     response: z.object({ appcolor: z.string(), cardcolor: z.string() }),
   }),
   translation: endpoint({
-    method: "GET",
-    path: `${E}/pwatranslation`,
-    auth: "bearer-or-device",
+    ...R.translation,
     query: z.object({
       entity: z.optional(z.literal("expense")),
       locale: z.optional(z.string().check(z.regex(/^[a-z]{2}(-[A-Za-z]{2})?$/))),
@@ -58,9 +52,7 @@ export const session = {
     }),
   }),
   lists: endpoint({
-    method: "GET",
-    path: `${E}/pwalists`,
-    auth: "bearer",
+    ...R.lists,
     response: z.extend(Settings, {
       expenses: z.object({ expenseslist: z.array(ExpenseRow) }),
       transactions: z.object({ receiptslist: z.array(TransactionRow) }),
@@ -72,9 +64,7 @@ export const session = {
   }),
   /** The tokenless variant: only what an unactivated device may see, no user data. */
   publicLists: endpoint({
-    method: "GET",
-    path: "/qtservlet/expense/pwalists",
-    auth: "none",
+    ...R.publicLists,
     response: z.extend(Settings, {
       expenses: z.object({ expenseslist: z.array(z.never()) }),
       transactions: z.object({ receiptslist: z.array(z.never()) }),
@@ -82,9 +72,7 @@ export const session = {
     }),
   }),
   registerPushToken: endpoint({
-    method: "POST",
-    path: `${E}/pwaregisterpushtoken`,
-    auth: "bearer",
+    ...R.registerPushToken,
     body: z.object({
       pushToken: z.string().check(z.maxLength(4096)),
       deviceId: z.string().check(z.maxLength(128)),
@@ -93,25 +81,19 @@ export const session = {
     response: z.object({ result: z.literal("OK") }),
   }),
   checkValidation: endpoint({
-    method: "POST",
-    path: `${E}/pwacheckvalidation`,
-    auth: "device",
+    ...R.checkValidation,
     body: z.object({ verificationcode: VerificationCode }),
     response: z.object({ status: z.literal("OK"), token: Token, fname: z.string() }),
   }),
   activationEmail: endpoint({
-    method: "POST",
-    path: `${E}/pwaactivationemail`,
-    auth: "device",
+    ...R.activationEmail,
     body: z.object({ email: trimmed(5, 254, "email must be 5 to 254 characters") }),
     response: z.object({
       question: z.object({ id: z.string(), key: z.string(), text: z.string() }),
     }),
   }),
   secretAnswer: endpoint({
-    method: "POST",
-    path: `${E}/pwasecretanswer`,
-    auth: "device",
+    ...R.secretAnswer,
     body: z.object({
       email: trimmed(5, 254, "email must be 5 to 254 characters"),
       answer: trimmed(1, 200, "answer must be 1 to 200 characters"),
@@ -120,23 +102,17 @@ export const session = {
     response: z.object({ message: z.string() }),
   }),
   confirmPin: endpoint({
-    method: "POST",
-    path: `${E}/pwaconfirmpin`,
-    auth: "device",
+    ...R.confirmPin,
     body: z.object({ verificationcode: VerificationCode, pin: Pin6 }),
     response: z.object({ token: Token, useEnc: z.boolean() }),
   }),
   checkRegistered: endpoint({
-    method: "POST",
-    path: `${E}/pwacheckregistered`,
-    auth: "device",
+    ...R.checkRegistered,
     body: z.object({ token: Token }),
     response: z.object({ status: z.enum(["OK", "NOT_REGISTERED"]) }),
   }),
   checkPinValid: endpoint({
-    method: "POST",
-    path: `${E}/pwacheckpinvalid`,
-    auth: "device",
+    ...R.checkPinValid,
     // token is empty when the PIN could not decrypt it locally: the server still counts the try.
     body: z.object({ token: z.union([Token, z.literal("")]), pin: Pin6 }),
     // Our server rotates the token at every unlock and sends the new one; an upstream
@@ -144,22 +120,16 @@ export const session = {
     response: z.object({ status: z.literal("OK"), useEnc: z.boolean(), token: z.optional(Token) }),
   }),
   unregister: endpoint({
-    method: "POST",
-    path: `${E}/pwaunregister`,
-    auth: "device",
+    ...R.unregister,
     body: z.object({ token: Token }),
     response: Status,
   }),
   supportUrl: endpoint({
-    method: "GET",
-    path: `${E}/pwasupporturl`,
-    auth: "bearer",
+    ...R.supportUrl,
     response: z.object({ supporturl: z.nullable(z.string()) }),
   }),
   secretQuestions: endpoint({
-    method: "GET",
-    path: `${E}/pwasecretquestions`,
-    auth: "bearer",
+    ...R.secretQuestions,
     response: z.object({
       questions: z.array(z.object({ id: z.string(), key: z.string(), text: z.string() })),
     }),
