@@ -9,7 +9,15 @@
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
-import { click, definePin, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
+import {
+  click,
+  definePin,
+  dumpOnFailure,
+  FLAVOURS,
+  start,
+  tapDigits,
+  waitText,
+} from "./harness.ts";
 import { inTopPanel, mainTab, opts, settled, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, postAs, purchase } from "./transactions_setup.ts";
 import { formatDateTime } from "../../client/lib/intl.ts";
