@@ -82,7 +82,8 @@ export function staticRoutes(
     path = posix.normalize(path);
     // The first screen painted before any script (build.ts): the PIN pad when the PIN length
     // cookie says the device is activated (spec §4), else the activation screen.
-    if (path === "/" || path === "/index.html") {
+    const byCookie = path === "/" || path === "/index.html";
+    if (byCookie) {
       path = /(?:^|;\s*)qc_pinlength=\d/.test(c.req.header("Cookie") ?? "")
         ? "/unlock.html"
         : "/index.html";
@@ -94,7 +95,8 @@ export function staticRoutes(
     // A build without the PIN pad's shell: the plain one (the app renders the screen).
     if (!file && path === "/unlock.html") file = await load("/index.html", ext).catch(() => null);
     if (!file) return await next();
-    return answer(c, file);
+    // "/" is one of two shells chosen by a cookie: caches must key it by the cookie too.
+    return answer(c, file, byCookie);
   });
 }
 
@@ -137,7 +139,7 @@ async function etagOf(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
   return `"${base64url(hash.slice(0, 16))}"`;
 }
 
-function answer(c: Context<AppEnv>, file: StaticFile): Response {
+function answer(c: Context<AppEnv>, file: StaticFile, byCookie = false): Response {
   const coding = chooseCoding(
     c.req.header("Accept-Encoding"),
     CODINGS.map(([name]) => name).filter((name) => file.encoded[name]),
@@ -147,7 +149,8 @@ function answer(c: Context<AppEnv>, file: StaticFile): Response {
     "Cache-Control": file.cacheControl,
     "ETag": rep.etag,
   };
-  if (file.vary) headers["Vary"] = "Accept-Encoding";
+  const vary = [...(file.vary ? ["Accept-Encoding"] : []), ...(byCookie ? ["Cookie"] : [])];
+  if (vary.length) headers["Vary"] = vary.join(", ");
   if (etagMatches(c.req.header("If-None-Match"), rep.etag)) return c.body(null, 304, headers);
   headers["Content-Type"] = file.type;
   if (coding) headers["Content-Encoding"] = coding;

@@ -409,6 +409,11 @@ Deno.test("[app] / answers the PIN pad's shell to a device with the PIN length c
       const pad = await asked(path, "qc_deviceid=abcdefgh; qc_pinlength=6");
       assert.equal(pad.text, "<!doctype html><title>PIN pad</title>", path);
       assert.equal(pad.res.headers.get("cache-control"), "no-cache");
+      assert.match(
+        pad.res.headers.get("vary") ?? "",
+        /\bCookie\b/,
+        "shared caches key it by cookie",
+      );
       const fresh = await asked(path, "qc_deviceid=abcdefgh");
       assert.equal(fresh.text, first.text, `${path} without the PIN length cookie`);
     }
