@@ -53,8 +53,13 @@ export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
 const built = new WeakMap<readonly RequestRecord[], ExpenseRow[]>();
 
 /** The caller's requests, newest first (pwalists). */
-export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
-  const recs = await deps.store.requests.byUser(user.oid);
+export async function listRows(
+  deps: Deps,
+  user: User,
+  /** The caller's records when already read (pwalists reads them once). */
+  known?: readonly RequestRecord[],
+): Promise<ExpenseRow[]> {
+  const recs = known ?? await deps.store.requests.byUser(user.oid);
   let rows = built.get(recs);
   if (!rows) {
     rows = [...recs]
