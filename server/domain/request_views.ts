@@ -13,6 +13,7 @@ import type { User } from "../store/users.ts";
 import { requestFlags } from "./request_flags.ts";
 import { policyLevels } from "./workflow.ts";
 import { labelIn } from "../org/labels.ts";
+import { immutableJson } from "../json.ts";
 
 // How requests are shown: list rows, the detail entity and its approvers (spec §2, §3).
 
@@ -65,7 +66,8 @@ export async function listRows(
     rows = [...recs]
       .sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id))
       .map((r) => toRow(r, user.oid));
-    built.set(recs, rows);
+    // Made once per list version and never changed after: its JSON text is kept too.
+    built.set(recs, immutableJson(rows));
   }
   return rows;
 }

@@ -18,13 +18,26 @@ type Line = (name: string, value: string, note?: string) => void;
 
 const REQUESTS = 2000;
 const GOAL = 0.5;
-const ROUNDS = 5;
+const ROUNDS = 9;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const PATH = "/bonita/scmapi/expense/pwalists";
 const KB = (n: number) => `${(n / 1024).toFixed(n < 10 * 1024 ? 1 : 0)} KB`;
 
-/** Requests per second from 8 concurrent loops, after a short warm-up. */
-async function load(url: string, headers: HeadersInit, seconds = 3): Promise<number> {
+/** This process's CPU time so far, ms (user + system, /proc/self/stat; 0 elsewhere). */
+function cpuMs(): number {
+  try {
+    const f = Deno.readTextFileSync("/proc/self/stat").split(") ")[1].split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10; // clock ticks of 10 ms (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Requests per second from 8 concurrent loops for `seconds`, and the process's CPU time per
+ * request (server and load generator: both sides pay the same generator).
+ */
+async function load(url: string, headers: HeadersInit, seconds: number) {
   const loop = async (until: number) => {
     let n = 0;
     while (performance.now() < until) {
@@ -35,13 +48,10 @@ async function load(url: string, headers: HeadersInit, seconds = 3): Promise<num
     }
     return n;
   };
-  const go = async (s: number) => {
-    const t0 = performance.now();
-    const counts = await Promise.all(Array.from({ length: 8 }, () => loop(t0 + s * 1000)));
-    return counts.reduce((a, b) => a + b, 0) / ((performance.now() - t0) / 1000);
-  };
-  await go(0.5);
-  return await go(seconds);
+  const t0 = performance.now(), c0 = cpuMs();
+  const counts = await Promise.all(Array.from({ length: 8 }, () => loop(t0 + seconds * 1000)));
+  const n = counts.reduce((a, b) => a + b, 0);
+  return { perS: n / ((performance.now() - t0) / 1000), cpu: (cpuMs() - c0) / n };
 }
 
 /** The keys `f` reads through `kv.get`/`getMany`/`list`, in order (patched on the instance). */
@@ -79,6 +89,7 @@ export async function benchPwalists(line: Line, opts: { users?: string[] } = {})
 
     const pair = async (label: string, email: string) => {
       const { token } = await api.activate(email);
+      // Fetch's own Accept-Encoding (gzip, br), as a browser sends.
       const headers = { authorization: `Bearer ${token}` };
       const get = () => fetch(`${ours}${PATH}`, { headers });
       await (await get()).arrayBuffer(); // the token's first use (rotation), lists cached
@@ -112,24 +123,25 @@ export async function benchPwalists(line: Line, opts: { users?: string[] } = {})
       const sameBytes = serve(() =>
         new Response(body, { headers: { "content-type": "application/json" } })
       );
-      // Rounds interleaved, so a noisy neighbour hits all three alike; medians of the rounds
-      // (rates and the ratios measured within one round).
-      const rs: { a: number; r: number; b: number }[] = [];
+      // Short rounds interleaved, so a noisy neighbour hits all three alike; medians of the
+      // rounds (rates, and the ratios measured within one round).
+      for (const u of [ours, sameReads, sameBytes]) await load(`${u}${PATH}`, headers, 0.5);
+      const rs: { a: number; r: number; b: number; ca: number; cr: number }[] = [];
       for (let i = 0; i < ROUNDS; i++) {
-        const a = await load(`${ours}${PATH}`, headers, 1.5);
-        const r = await load(`${sameReads}${PATH}`, {}, 1.5);
-        const b = await load(`${sameBytes}${PATH}`, {}, 1.5);
-        rs.push({ a, r, b });
+        const a = await load(`${ours}${PATH}`, headers, 0.6);
+        const r = await load(`${sameReads}${PATH}`, {}, 0.6);
+        const b = await load(`${sameBytes}${PATH}`, {}, 0.6);
+        rs.push({ a: a.perS, r: r.perS, b: b.perS, ca: a.cpu, cr: r.cpu });
       }
-      const a = median(rs.map((x) => x.a)), r = median(rs.map((x) => x.r));
-      const b = median(rs.map((x) => x.b));
-      const ratio = median(rs.map((x) => x.a / x.r));
+      const med = (f: (x: typeof rs[number]) => number) => median(rs.map(f));
+      const a = med((x) => x.a), r = med((x) => x.r), b = med((x) => x.b);
+      const ratio = med((x) => x.a / x.r);
       line(
         `pwalists, ${label}`,
         `${a.toFixed(0)} req/s`,
         `${rows} rows, ${KB(new TextEncoder().encode(body).length)}; ours/bare same bytes ` +
-          `${median(rs.map((x) => x.a / x.b)).toFixed(2)} (bare ${b.toFixed(0)} req/s); ` +
-          `medians of ${ROUNDS} rounds`,
+          `${med((x) => x.a / x.b).toFixed(2)} (bare ${b.toFixed(0)} req/s); CPU a request ` +
+          `${med((x) => x.ca).toFixed(2)} ms (bare same reads ${med((x) => x.cr).toFixed(2)} ms)`,
       );
       line(
         `  bare Deno.serve, same ${gets.length} store reads + JSON`,
