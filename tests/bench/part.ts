@@ -4,6 +4,7 @@
  */
 import { benchAnonymous } from "./anonymous.ts";
 import { benchCapture } from "./capture.ts";
+import { benchDecisions } from "./decisions.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPostgres } from "./postgres.ts";
 import { benchPurchasePush } from "./purchase_push.ts";
@@ -18,6 +19,7 @@ const parts: Record<string, (l: typeof line) => Promise<void>> = {
   capture: benchCapture,
   purchase_push: benchPurchasePush,
   pwalists: benchPwalists,
+  decisions: benchDecisions,
 };
 for (const name of Deno.args.length ? Deno.args : Object.keys(parts)) {
   const run = parts[name];
