@@ -73,9 +73,14 @@ async function recordReads(kv: Deno.Kv, f: () => Promise<unknown>) {
   return { gets, lists };
 }
 
-export async function benchPwalists(line: Line, opts: { users?: string[] } = {}) {
+export async function benchPwalists(
+  line: Line,
+  /** `kv`: another store (the PostgreSQL one, postgres.ts), named `store` in the lines. */
+  opts: { users?: string[]; kv?: Deno.Kv; store?: string } = {},
+) {
+  const on = opts.store ? `${opts.store}: ` : "";
   // As deployed: answers are not re-checked against the contract (a test-time guard).
-  const api = await testApp({ CHECK_RESPONSES: "false" });
+  const api = await testApp({ CHECK_RESPONSES: "false" }, { kv: opts.kv });
   const kv = api.deps.store.kv;
   const servers: Deno.HttpServer[] = [];
   try {
@@ -137,7 +142,7 @@ export async function benchPwalists(line: Line, opts: { users?: string[] } = {})
       const a = med((x) => x.a), r = med((x) => x.r), b = med((x) => x.b);
       const ratio = med((x) => x.a / x.r);
       line(
-        `pwalists, ${label}`,
+        `${on}pwalists, ${label}`,
         `${a.toFixed(0)} req/s`,
         `${rows} rows, ${KB(new TextEncoder().encode(body).length)}; ours/bare same bytes ` +
           `${med((x) => x.a / x.b).toFixed(2)} (bare ${b.toFixed(0)} req/s); CPU a request ` +
