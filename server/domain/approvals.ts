@@ -7,6 +7,7 @@ import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord, VoteRecord } from "../store/approvals.ts";
 import type { OrgAccount, OrgType, Team } from "../store/org.ts";
+import type { OrgSnapshot } from "../store/org_cache.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
 import { newComment, publishAdded, toComment } from "./comments.ts";
@@ -22,7 +23,7 @@ export type Role = "member" | "delegate" | null;
 export function roleIn(
   user: Pick<User, "teams">,
   teamOids: string[],
-  teams: Map<string, Team>,
+  teams: ReadonlyMap<string, Team>,
 ): Role {
   if (teamOids.some((t) => user.teams.includes(t))) return "member";
   const viaDelegation = teamOids.some((t) => {
@@ -50,7 +51,7 @@ export interface ApprovalFlags {
 export function approvalFlags(
   a: Pick<ApprovalRecord, "statusCode" | "authorOid" | "levels" | "votes" | "barred">,
   user: Pick<User, "oid" | "teams">,
-  teams: Map<string, Team>,
+  teams: ReadonlyMap<string, Team>,
 ): ApprovalFlags {
   const none = {
     canApprove: false,
@@ -76,7 +77,11 @@ export function approvalFlags(
 }
 
 /** Whether the user sees an approval at all: a member or delegate of one of its levels. */
-export function canSee(a: Pick<ApprovalRecord, "levels">, user: User, teams: Map<string, Team>) {
+export function canSee(
+  a: Pick<ApprovalRecord, "levels">,
+  user: User,
+  teams: ReadonlyMap<string, Team>,
+) {
   return a.levels.some((l) => roleIn(user, l.teamOids, teams) !== null);
 }
 
@@ -107,12 +112,8 @@ export function applyVote(a: ApprovalRecord, vote: VoteRecord, now: number): App
   return { ...a, votes, levels, statusCode };
 }
 
-async function teamMap(deps: Deps): Promise<Map<string, Team>> {
-  return new Map((await deps.store.org.list<Team>("team")).map((t) => [t.oid, t]));
-}
-
 /** The teams whose approvals a user may see: their own, and those delegating to them. */
-function reachableTeams(user: User, teams: Map<string, Team>): string[] {
+function reachableTeams(user: User, teams: ReadonlyMap<string, Team>): string[] {
   const out = new Set(user.teams);
   for (const t of teams.values()) {
     if (t.delegatingTeamOid && user.teams.includes(t.delegatingTeamOid)) out.add(t.oid);
@@ -120,16 +121,11 @@ function reachableTeams(user: User, teams: Map<string, Team>): string[] {
   return [...out];
 }
 
-interface Context {
-  teams: Map<string, Team>;
-  users: Map<string, User>;
-}
+/** The organisation as decisions see it: kept behind its version (store/org_cache.ts). */
+type Context = OrgSnapshot;
 
-async function context(deps: Deps): Promise<Context> {
-  return {
-    teams: await teamMap(deps),
-    users: new Map((await deps.store.users.all()).map((u) => [u.oid, u])),
-  };
+async function context(deps: Deps, version?: Deno.KvEntryMaybe<unknown>): Promise<Context> {
+  return await deps.store.orgCache.snapshot(version);
 }
 
 const fullName = (u: User | undefined) => (u ? `${u.fname} ${u.lname}` : "");
@@ -180,10 +176,43 @@ function toRow(
   };
 }
 
-async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context) {
-  const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
-  const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
-  const account = r ? await deps.store.org.get<OrgAccount>("account", r.accountOid) : null;
+/** What an approval's entity shows beside the approval: read at once (entityParts). */
+interface EntityParts {
+  r: RequestRecord | null;
+  type: OrgType | null;
+  account: OrgAccount | null;
+  /** The caller has commented on the approval (a reject note). */
+  commented: boolean;
+}
+
+/** The request, its type and account (kept with the organisation), the caller's comments. */
+async function entityParts(
+  deps: Deps,
+  a: ApprovalRecord,
+  user: User,
+  ctx: Context,
+): Promise<EntityParts> {
+  const [req, comments] = await Promise.all([
+    deps.store.requests.get(a.authorOid, a.requestOid),
+    deps.store.comments.bySource(a.oid),
+  ]);
+  const r = req.value;
+  return {
+    r,
+    type: ctx.types.get(a.typeOid) ?? null,
+    account: r ? ctx.accounts.get(r.accountOid) ?? null : null,
+    commented: comments.some((c) => c.authorOid === user.oid),
+  };
+}
+
+async function toEntity(
+  deps: Deps,
+  a: ApprovalRecord,
+  user: User,
+  ctx: Context,
+  parts?: EntityParts,
+) {
+  const { r, type, account, commented } = parts ?? await entityParts(deps, a, user, ctx);
   const members = (teamOid: string) =>
     [...ctx.users.values()]
       .filter((u) => u.isApprover && u.teams.includes(teamOid))
@@ -213,9 +242,7 @@ async function toEntity(deps: Deps, a: ApprovalRecord, user: User, ctx: Context)
     })),
     teamUsers,
     votes: votesOf(a, ctx),
-    hasRejectNote: (await deps.store.comments.bySource(a.oid)).some((c) =>
-      c.authorOid === user.oid
-    ),
+    hasRejectNote: commented,
   };
   return entity;
 }
@@ -242,15 +269,11 @@ export async function listApprovals(deps: Deps, user: User): Promise<ApprovalRow
   const ctx = await context(deps);
   const list = await deps.store.approvals.byTeams(reachableTeams(user, ctx.teams));
   list.sort((a, b) => b.createdAt - a.createdAt);
-  const types = new Map<string, OrgType | null>();
   const out: ApprovalRow[] = [];
   for (const a of list) {
     if (a.authorOid === user.oid) continue;
     const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
-    if (!types.has(a.typeOid)) {
-      types.set(a.typeOid, await deps.store.org.get<OrgType>("rtype", a.typeOid));
-    }
-    out.push(toRow(a, r, types.get(a.typeOid) ?? null, user, ctx));
+    out.push(toRow(a, r, ctx.types.get(a.typeOid) ?? null, user, ctx));
   }
   return out;
 }
@@ -306,24 +329,34 @@ export async function decide(
   reason?: string,
 ) {
   const given = decision === "rejected" ? reason?.trim() || null : null;
-  const tr = await translate(user.locale);
-  const ctx = await context(deps);
   const { approvals, requests, kv } = deps.store;
+  // The organisation's teams and users, and the approval: one round trip, all at once. The
+  // caller's right to it is checked (visible, flags) before anything else is read or written.
+  const [tr, [first, version]] = await Promise.all([
+    translate(user.locale),
+    approvals.withOrgVersion(oid),
+  ]);
+  const ctx = await context(deps, version);
   for (let i = 0; i < RETRIES; i++) {
-    const entry = await visible(deps, user, oid, ctx);
-    const a = entry.value!;
+    const entry = i === 0 ? first : await approvals.get(oid);
+    if (!entry.value || !canSee(entry.value, user, ctx.teams)) throw notFound();
+    const a = entry.value;
     if (a.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
     const f = approvalFlags(a, user, ctx.teams);
     if (!(decision === "approved" ? f.canApprove : f.canReject)) {
       throw forbidden("not_allowed", tr("approval.notAllowed"));
     }
+    // What the answer shows and a decision needs, read at once: the request (its status
+    // changes with the last level), its type (reject notes), the approval's comments.
+    const [req, comments] = await Promise.all([
+      requests.get(a.authorOid, a.requestOid),
+      deps.store.comments.bySource(a.oid),
+    ]);
+    const type = ctx.types.get(a.typeOid) ?? null;
     // The caller's comments matter only to a rejection: the comment added first is the
     // note (spec §4 flow), unless a reason comes with the rejection itself.
-    const mine = decision === "rejected"
-      ? (await deps.store.comments.bySource(a.oid)).filter((c) => c.authorOid === user.oid)
-      : [];
+    const mine = comments.filter((c) => c.authorOid === user.oid);
     if (decision === "rejected") {
-      const type = await deps.store.org.get<OrgType>("rtype", a.typeOid);
       // spec §4/§6: some types need a reject note: a comment first (or the reason given
       // with the rejection), then the rejection.
       if (type?.requireRejectNote && mine.length === 0 && !given) {
@@ -345,18 +378,20 @@ export async function decide(
     const noteComment = given ? newComment(deps, user, a.oid, given) : null;
     if (noteComment) deps.store.comments.put(op, noteComment);
     let outcome: "accepted" | "rejected" | null = null;
+    let r = req.value;
     if (next.statusCode !== "new") {
-      const req = await requests.get(a.authorOid, a.requestOid);
       const result = next.statusCode === "approved" ? "accepted" : "rejected";
       const note = decision === "rejected" ? (given ?? mine[mine.length - 1]?.text ?? null) : null;
       const decided = req.value && decidedRequest(req.value, a.oid, result, note);
       if (decided) {
         outcome = result;
+        r = { ...decided, updatedAt: deps.now() };
         op.check(req);
-        requests.put(op, { ...decided, updatedAt: deps.now() });
+        requests.put(op, r);
       }
     }
     if (!(await op.commit()).ok) continue;
+    const account = r ? ctx.accounts.get(r.accountOid) ?? null : null;
     if (noteComment) await publishAdded(deps, noteComment);
     const opened = next.levels.find((l) => l.statusCode === "open");
     if (opened && opened.level !== open.level) {
@@ -369,7 +404,12 @@ export async function decide(
       });
     }
     if (outcome) await publishDecided(deps, { authorOid: a.authorOid, oid: a.requestOid }, outcome);
-    return await toEntity(deps, next, user, ctx);
+    return await toEntity(deps, next, user, ctx, {
+      r,
+      type,
+      account,
+      commented: mine.length > 0 || !!noteComment,
+    });
   }
   throw conflict(tr("request.busy"));
 }

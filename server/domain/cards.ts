@@ -297,8 +297,10 @@ export async function withCardAmounts(
   deps: Deps,
   user: User,
   rows: ExpenseRow[],
+  /** The records `rows` were made from, when the caller has them (pwalists). */
+  known?: readonly RequestRecord[],
 ): Promise<ExpenseRow[]> {
-  const recs = await deps.store.requests.byUser(user.oid);
+  const recs = known ?? await deps.store.requests.byUser(user.oid);
   const open = recs.filter((r) => r.hasCard && r.openCard && r.card);
   if (!open.length) return rows;
   const left = new Map<string, number | null>(

@@ -13,6 +13,7 @@ import type { User } from "../store/users.ts";
 import { requestFlags } from "./request_flags.ts";
 import { policyLevels } from "./workflow.ts";
 import { labelIn } from "../org/labels.ts";
+import { immutableJson } from "../json.ts";
 
 // How requests are shown: list rows, the detail entity and its approvers (spec §2, §3).
 
@@ -53,14 +54,20 @@ export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
 const built = new WeakMap<readonly RequestRecord[], ExpenseRow[]>();
 
 /** The caller's requests, newest first (pwalists). */
-export async function listRows(deps: Deps, user: User): Promise<ExpenseRow[]> {
-  const recs = await deps.store.requests.byUser(user.oid);
+export async function listRows(
+  deps: Deps,
+  user: User,
+  /** The caller's records when already read (pwalists reads them once). */
+  known?: readonly RequestRecord[],
+): Promise<ExpenseRow[]> {
+  const recs = known ?? await deps.store.requests.byUser(user.oid);
   let rows = built.get(recs);
   if (!rows) {
     rows = [...recs]
       .sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id))
       .map((r) => toRow(r, user.oid));
-    built.set(recs, rows);
+    // Made once per list version and never changed after: its JSON text is kept too.
+    built.set(recs, immutableJson(rows));
   }
   return rows;
 }

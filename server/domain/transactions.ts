@@ -18,6 +18,7 @@ import { notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { DeclarationRecord, TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
+import type { OrgMeta } from "../store/org.ts";
 
 // How card transactions are shown (spec §2 Transactions tab and detail, §3 Transaction,
 // §7 pwalists receiptslist), and the missing-receipts rule of spec §5 they feed.
@@ -26,7 +27,11 @@ const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The organisation's receipt delay (days after capture before a missing receipt is overdue). */
 export async function overdueDays(deps: Deps): Promise<number> {
-  const meta = await deps.store.org.meta();
+  return overdueDaysOf(await deps.store.org.meta());
+}
+
+/** The same, from the organisation's record already read. */
+export function overdueDaysOf(meta: OrgMeta | null): number {
   return meta?.settings.receiptOverdueDays ?? DEFAULT_RECEIPT_OVERDUE_DAYS;
 }
 
@@ -121,8 +126,13 @@ const built = new WeakMap<
 >();
 
 /** The caller's transactions, newest first (pwalists receiptslist). */
-export async function transactionRows(deps: Deps, user: User): Promise<TransactionRow[]> {
-  const [recs, days] = await Promise.all([
+export async function transactionRows(
+  deps: Deps,
+  user: User,
+  /** The caller's records and the organisation's receipt delay, when read already (pwalists). */
+  known?: { recs: readonly TransactionRecord[]; days: number },
+): Promise<TransactionRow[]> {
+  const [recs, days] = known ? [known.recs, known.days] : await Promise.all([
     deps.store.transactions.byUser(user.oid),
     overdueDays(deps),
   ]);

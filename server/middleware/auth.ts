@@ -10,7 +10,7 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/i;
 
 /**
  * Resolves `Authorization: Bearer` to an active device and its user by the stored token
- * hash (one hash, one or two KV reads; hono's bearerAuth would hash twice per call).
+ * hash (one hash, two store reads: the token index, then device and user together; hono's bearerAuth would hash twice per call).
  * A token idle past TOKEN_IDLE_DAYS no longer authenticates; the previous token of a
  * rotation works until the new one is first used.
  */
@@ -24,13 +24,14 @@ export async function authenticate(c: Context<AppEnv>): Promise<AuthContext | nu
   const hash = await sha256(m[1]);
   const ref = await store.devices.byTokenHash(hash);
   if (!ref) return null;
-  const entry = await store.devices.get(ref.deviceId);
+  // The device and its user in one read; the device's own userOid is what counts.
+  const [entry, named] = await store.devices.withUser(ref);
   const device = entry.value;
   if (!device || device.status !== "active") return null;
   if (device.tokenHash !== hash && device.prevTokenHash !== hash) return null;
   if (tokenIdle(c.var.deps, device)) return null;
   await touchToken(c.var.deps, entry as Deno.KvEntry<typeof device>, hash);
-  const user = await store.users.get(device.userOid);
+  const user = named?.oid === device.userOid ? named : await store.users.get(device.userOid);
   return user ? { user, device } : null;
 }
 

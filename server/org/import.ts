@@ -1,5 +1,6 @@
 import type { Org } from "./schema.ts";
 import type { Store } from "../store/mod.ts";
+import { bumpOrg } from "../store/org_cache.ts";
 import type { User } from "../store/users.ts";
 import { hashSecret, normaliseAnswer } from "../domain/secrets.ts";
 
@@ -40,7 +41,8 @@ export async function importOrg(
   add("acccode", org.accountingCodes, (a) => a.value);
 
   for (let i = 0; i < writes.length; i += CHUNK) {
-    const op = store.kv.atomic();
+    // Each chunk bumps the organisation's version: kept snapshots follow (org_cache.ts).
+    const op = bumpOrg(store.kv.atomic());
     for (const [k, v] of writes.slice(i, i + CHUNK)) op.set(k, v);
     await commit(op);
   }

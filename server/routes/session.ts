@@ -11,7 +11,7 @@ import { checkPinAttempt, tokenOf } from "../domain/pin_check.ts";
 import { listRows } from "../domain/request_views.ts";
 import { withCardAmounts } from "../domain/cards.ts";
 import { servedRelease } from "../release.ts";
-import { transactionRows } from "../domain/transactions.ts";
+import { overdueDaysOf, transactionRows } from "../domain/transactions.ts";
 import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
 import { addressKey } from "../middleware/peer.ts";
 import { dictionary, LOCALES, pickLocale, translate } from "../i18n.ts";
@@ -21,6 +21,7 @@ import { parsePushSubscription } from "../push/subscription.ts";
 import type { Device } from "../store/devices.ts";
 import type { User } from "../store/users.ts";
 import { route } from "./define.ts";
+import { readUserLists } from "../store/user_lists.ts";
 import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "../org/schema.ts";
 import { labelIn } from "../org/labels.ts";
 
@@ -72,14 +73,18 @@ export function sessionRoutes(): Hono<AppEnv> {
   });
 
   route(app, session.lists, async ({ c, auth }) => {
-    const meta = await c.var.deps.store.org.meta();
+    const { deps } = c.var;
     const u = auth!.user;
+    // The organisation and both lists in one store read (cached lists: versions only).
+    const { meta, requests, transactions } = await readUserLists(deps.store, u.oid);
+    const [expenseslist, receiptslist] = await Promise.all([
+      listRows(deps, u, requests).then((rows) => withCardAmounts(deps, u, rows, requests)),
+      transactionRows(deps, u, { recs: transactions, days: overdueDaysOf(meta) }),
+    ]);
     return {
       ...settingsOf(meta?.settings),
-      expenses: {
-        expenseslist: await withCardAmounts(c.var.deps, u, await listRows(c.var.deps, u)),
-      },
-      transactions: { receiptslist: await transactionRows(c.var.deps, u) },
+      expenses: { expenseslist },
+      transactions: { receiptslist },
       username: u.email,
       fname: u.fname,
       lname: u.lname,

@@ -1,3 +1,4 @@
+import { ORG_VERSION } from "./org_cache.ts";
 /**
  * An approval request (spec §3), opened when a request is submitted. The voting itself
  * (votes, levels opening one after another) is the approval workflow's; this repository
@@ -48,7 +49,22 @@ export class ApprovalRepo {
   constructor(private kv: Deno.Kv) {}
 
   async get(oid: string): Promise<Deno.KvEntryMaybe<ApprovalRecord>> {
-    return await this.kv.get<ApprovalRecord>(["approval", oid]);
+    return await this.kv.get<ApprovalRecord>(this.key(oid));
+  }
+
+  /**
+   * The approval and the organisation's version in one store read (a decision needs both:
+   * the record and the teams that say who may decide it, org_cache.ts).
+   */
+  async withOrgVersion(
+    oid: string,
+  ): Promise<[Deno.KvEntryMaybe<ApprovalRecord>, Deno.KvEntryMaybe<unknown>]> {
+    const [a, v] = await this.kv.getMany<[ApprovalRecord, unknown]>([this.key(oid), ORG_VERSION]);
+    return [a, v];
+  }
+
+  key(oid: string): Deno.KvKey {
+    return ["approval", oid];
   }
 
   /** The record, its request index and a team index (every team of every level). */

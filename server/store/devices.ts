@@ -1,4 +1,5 @@
 import type { SaltedHash } from "../domain/secrets.ts";
+import type { User } from "./users.ts";
 
 /**
  * A registered device (spec §4 Device activation). `pending` after the code was checked,
@@ -104,6 +105,19 @@ export class DeviceRepo {
 
   async byTokenHash(hash: string): Promise<TokenRef | null> {
     return (await this.kv.get<TokenRef>(["token", hash])).value;
+  }
+
+  /**
+   * The device a token reference names and the user it names, in one store read (every
+   * bearer call does this: one round trip fewer than device, then user). The caller checks
+   * that the device still belongs to that user.
+   */
+  async withUser(ref: TokenRef): Promise<[Deno.KvEntryMaybe<Device>, User | null]> {
+    const [device, user] = await this.kv.getMany<[Device, User]>([
+      ["device", ref.deviceId],
+      ["user", ref.userOid],
+    ]);
+    return [device, user.value];
   }
 
   put(op: Deno.AtomicOperation, d: Device): Deno.AtomicOperation {

@@ -21,8 +21,13 @@ export class ListCache<T> {
     private prefix: (owner: string) => Deno.KvKey,
   ) {}
 
-  #version(owner: string): Deno.KvKey {
+  /** The key whose versionstamp says whether a kept copy of `owner`'s list is current. */
+  versionKey(owner: string): Deno.KvKey {
     return [`${this.name}_version`, owner];
+  }
+
+  #version(owner: string): Deno.KvKey {
+    return this.versionKey(owner);
   }
 
   /** Adds the version bump to a write of `owner`'s list. */
@@ -30,8 +35,12 @@ export class ListCache<T> {
     return op.sum(this.#version(owner), 1n);
   }
 
-  async list(owner: string): Promise<readonly T[]> {
-    const version = await this.kv.get(this.#version(owner));
+  /**
+   * `owner`'s list. `read`: the version entry when the caller read it already (in one getMany
+   * with other keys, server/store/user_lists.ts), just before this call.
+   */
+  async list(owner: string, read?: Deno.KvEntryMaybe<unknown>): Promise<readonly T[]> {
+    const version = read ?? await this.kv.get(this.#version(owner));
     const hit = this.#lists.get(owner);
     if (hit && hit.stamp === version.versionstamp) {
       this.#lists.delete(owner); // most recently used last
@@ -41,9 +50,17 @@ export class ListCache<T> {
     const values = await listValues<T>(this.kv, this.prefix(owner));
     values.forEach((v) => Object.freeze(v));
     if (hit) this.#forget(owner);
+    let stamp = version.versionstamp;
+    if (!stamp && !values.length) {
+      // An owner with nothing yet (most approvers' requests, most transaction lists): its
+      // version is created, checked absent — a write since the version was read bumped it
+      // and fails the check — so the empty list is kept like any other, not read every time.
+      const made = await this.kv.atomic().check(version).sum(this.#version(owner), 0n).commit();
+      if (made.ok) stamp = made.versionstamp;
+    }
     // A list never written through bump() has no stamp: it is read every time.
-    if (version.versionstamp && values.length <= MAX_RECORDS) {
-      this.#lists.set(owner, { stamp: version.versionstamp, values });
+    if (stamp && values.length <= MAX_RECORDS) {
+      this.#lists.set(owner, { stamp, values });
       this.#count += values.length;
       for (const [o] of this.#lists) {
         if (this.#count <= MAX_RECORDS) break;

@@ -5,6 +5,7 @@ import { CommentRepo } from "./comments.ts";
 import { DeviceRepo } from "./devices.ts";
 import { DocumentRepo } from "./documents.ts";
 import { OrgRepo } from "./org.ts";
+import { OrgCache } from "./org_cache.ts";
 import { PushSubscriptionRepo } from "./push_subscriptions.ts";
 import { RateLimitRepo } from "./rate_limits.ts";
 import { RequestRepo } from "./requests.ts";
@@ -21,6 +22,8 @@ export interface Store {
   codes: CodeRepo;
   rateLimits: RateLimitRepo;
   org: OrgRepo;
+  /** Teams, users, request types and accounts kept behind the organisation's version. */
+  orgCache: OrgCache;
   requests: RequestRepo;
   comments: CommentRepo;
   approvals: ApprovalRepo;
@@ -45,6 +48,7 @@ export function createStore(kv: Deno.Kv): Store {
     codes: new CodeRepo(kv),
     rateLimits: new RateLimitRepo(kv),
     org: new OrgRepo(kv),
+    orgCache: new OrgCache(kv),
     requests: new RequestRepo(kv),
     comments: new CommentRepo(kv),
     approvals: new ApprovalRepo(kv),

@@ -2,6 +2,9 @@ import type { Org } from "../org/schema.ts";
 import { listValues } from "./kv.ts";
 
 export type OrgMeta = Pick<Org, "organisation" | "settings">;
+
+/** Where the organisation's name and settings are kept. */
+export const META_KEY: Deno.KvKey = ["org", "meta"];
 export type SecretQuestion = Org["secretQuestions"][number];
 export type Team = Org["teams"][number];
 export type OrgAccount = Org["accounts"][number];
@@ -19,7 +22,7 @@ export class OrgRepo {
   constructor(private kv: Deno.Kv) {}
 
   async meta(): Promise<OrgMeta | null> {
-    return (await this.kv.get<OrgMeta>(["org", "meta"])).value;
+    return (await this.kv.get<OrgMeta>(META_KEY)).value;
   }
 
   async secretQuestion(oid: string): Promise<SecretQuestion | null> {

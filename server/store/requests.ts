@@ -101,8 +101,17 @@ export class RequestRepo {
   }
 
   /** The author's requests in key order; shared and frozen, never to be changed. */
-  async byUser(authorOid: string): Promise<readonly RequestRecord[]> {
-    return await this.#lists.list(authorOid);
+  async byUser(
+    authorOid: string,
+    /** Its version entry, when read already (user_lists.ts). */
+    version?: Deno.KvEntryMaybe<unknown>,
+  ): Promise<readonly RequestRecord[]> {
+    return await this.#lists.list(authorOid, version);
+  }
+
+  /** The key of the list's version (bumped by every put). */
+  versionKey(authorOid: string): Deno.KvKey {
+    return this.#lists.versionKey(authorOid);
   }
 
   /**

@@ -168,8 +168,17 @@ export class TransactionRepo {
   }
 
   /** The user's transactions in key order; shared and frozen, never to be changed. */
-  async byUser(userOid: string): Promise<readonly TransactionRecord[]> {
-    return await this.#lists.list(userOid);
+  async byUser(
+    userOid: string,
+    /** Its version entry, when read already (user_lists.ts). */
+    version?: Deno.KvEntryMaybe<unknown>,
+  ): Promise<readonly TransactionRecord[]> {
+    return await this.#lists.list(userOid, version);
+  }
+
+  /** The key of the list's version (bumped by every put). */
+  versionKey(userOid: string): Deno.KvKey {
+    return this.#lists.versionKey(userOid);
   }
 
   async owner(oid: string): Promise<string | null> {

@@ -1,5 +1,6 @@
 import type { SaltedHash } from "../domain/secrets.ts";
 import { listValues } from "./kv.ts";
+import { bumpOrg } from "./org_cache.ts";
 
 export interface User {
   oid: string;
@@ -32,7 +33,8 @@ export class UserRepo {
 
   /** Adds the writes that store a user (and its email index) to an atomic operation. */
   put(op: Deno.AtomicOperation, u: User): Deno.AtomicOperation {
-    return op.set(["user", u.oid], u).set(["user_by_email", u.email], u.oid);
+    // The organisation's kept snapshot (org_cache.ts) follows every write of a user.
+    return bumpOrg(op.set(["user", u.oid], u).set(["user_by_email", u.email], u.oid));
   }
 
   async count(): Promise<number> {

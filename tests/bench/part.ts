@@ -4,9 +4,11 @@
  */
 import { benchAnonymous } from "./anonymous.ts";
 import { benchCapture } from "./capture.ts";
+import { benchDecisions } from "./decisions.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPostgres } from "./postgres.ts";
 import { benchPurchasePush } from "./purchase_push.ts";
+import { benchPwalists } from "./pwalists.ts";
 
 const line = (name: string, value: string, budget = "") =>
   console.log(`${name.padEnd(52)} ${value.padStart(12)}  ${budget}`);
@@ -16,6 +18,8 @@ const parts: Record<string, (l: typeof line) => Promise<void>> = {
   postgres: benchPostgres,
   capture: benchCapture,
   purchase_push: benchPurchasePush,
+  pwalists: benchPwalists,
+  decisions: benchDecisions,
 };
 for (const name of Deno.args.length ? Deno.args : Object.keys(parts)) {
   const run = parts[name];

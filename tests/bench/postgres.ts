@@ -14,6 +14,7 @@ import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { freshPgUrl } from "../pg.ts";
 import { CALLERS, EACH, round } from "./creates.ts";
 import { approved, submittedApprovals } from "./decisions.ts";
+import { benchPwalists } from "./pwalists.ts";
 import { seedRequests } from "./seed.ts";
 
 type Line = (name: string, value: string, note?: string) => void;
@@ -166,6 +167,15 @@ export async function benchPostgres(line: Line) {
   const pg = await freshPgUrl();
   try {
     const pgSide = await onStore("PostgreSQL", await openPgKv(pg.url, { poolSize: 10 }), line);
+    // API overhead on PostgreSQL: pwalists against a bare server doing the same store reads
+    // (its own schema: the same demo organisation, seeded afresh).
+    const pg2 = await freshPgUrl();
+    try {
+      const kv = await openPgKv(pg2.url, { poolSize: 10 });
+      await benchPwalists(line, { kv, store: "PostgreSQL" });
+    } finally {
+      await pg2.drop();
+    }
     const kv = await Deno.openKv(":memory:");
     const bareKv = await kvChecked(kv, kvSide.approval).finally(() => kv.close());
     const pgKv = await openPgKv(pg.url, { poolSize: 2 });
@@ -191,7 +201,8 @@ export async function benchPostgres(line: Line) {
       "approve on PostgreSQL / bare PostgreSQL transaction",
       times(ratio),
       `goal ≤ ${GOAL}× ${ratio <= GOAL ? "(ok)" : "(OVER)"}; on KV approve / bare KV ` +
-        `${times(kvSide.approve / median(bareKv))}; PostgreSQL / KV approve ` +
+        `${times(kvSide.approve / median(bareKv))}; on PostgreSQL / the checked write on its ` +
+        `store ${times(pgSide.approve / median(onPgKv))}; PostgreSQL / KV approve ` +
         `${times(pgSide.approve / kvSide.approve)}`,
     );
   } finally {

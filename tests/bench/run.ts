@@ -5,7 +5,7 @@
 import * as esbuild from "esbuild";
 import { build } from "../../build.ts";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
-import { DEMO, testApp } from "../helpers.ts";
+import { DEMO } from "../helpers.ts";
 import { benchAnonymous } from "./anonymous.ts";
 import { benchCapture } from "./capture.ts";
 import { benchCards } from "./cards.ts";
@@ -19,6 +19,7 @@ import { benchOfflineQueue } from "./offline_queue.ts";
 import { benchPostgres } from "./postgres.ts";
 import { benchPdfFirstPage } from "./pdf_first_page.ts";
 import { benchPush } from "./push.ts";
+import { benchPwalists } from "./pwalists.ts";
 import { benchPurchasePush } from "./purchase_push.ts";
 import { benchRelay } from "./relay.ts";
 import { benchScale } from "./scale.ts";
@@ -175,70 +176,10 @@ const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(", ");
   }
 }
 
-// Issue "expense requests": pwalists throughput for a user with 2,000 requests, against a
-// bare Deno.serve sending the same bytes (same process, same load generator, same run).
-{
-  // As deployed: answers are not re-checked against the contract (a test-time guard).
-  const api = await testApp({ CHECK_RESPONSES: "false" });
-  const servers: Deno.HttpServer[] = [];
-  try {
-    await seedRequests(api.deps, DEMO.employee, REQUESTS);
-    const serve = (handler: Deno.ServeHandler) => {
-      const s = Deno.serve({ port: 0, hostname: "127.0.0.1", onListen: () => {} }, handler);
-      servers.push(s);
-      return `http://127.0.0.1:${s.addr.port}`;
-    };
-    const ours = serve((req, info) => api.app.fetch(req, { remoteAddr: info.remoteAddr }));
-    const path = "/bonita/scmapi/expense/pwalists";
-
-    /** Requests per second from 8 concurrent loops, after a short warm-up. */
-    const load = async (url: string, headers: HeadersInit, seconds = 3) => {
-      const loop = async (until: number) => {
-        let n = 0;
-        while (performance.now() < until) {
-          const res = await fetch(url, { headers });
-          if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-          await res.arrayBuffer();
-          n++;
-        }
-        return n;
-      };
-      const go = async (s: number) => {
-        const t0 = performance.now();
-        const counts = await Promise.all(Array.from({ length: 8 }, () => loop(t0 + s * 1000)));
-        return counts.reduce((a, b) => a + b, 0) / ((performance.now() - t0) / 1000);
-      };
-      await go(0.5);
-      return await go(seconds);
-    };
-
-    const pair = async (label: string, email: string) => {
-      const { token } = await api.activate(email);
-      const headers = { authorization: `Bearer ${token}` };
-      const first = await fetch(`${ours}${path}`, { headers });
-      const body = await first.text();
-      if (first.status !== 200) throw new Error(`pwalists ${first.status}: ${body}`);
-      const rows = (JSON.parse(body) as { expenses: { expenseslist: unknown[] } }).expenses
-        .expenseslist.length;
-      const bare = serve(() =>
-        new Response(body, { headers: { "content-type": "application/json" } })
-      );
-      const a = await load(`${ours}${path}`, headers);
-      const b = await load(`${bare}${path}`, {});
-      line(
-        `pwalists, ${label}`,
-        `${a.toFixed(0)} req/s`,
-        `bare Deno.serve ${b.toFixed(0)} req/s, ours/bare ${(a / b).toFixed(2)} ` +
-          `(${rows} rows, ${KB(new TextEncoder().encode(body).length)})`,
-      );
-    };
-    await pair("employee, 2,000 requests", DEMO.employee);
-    await pair("approver, no requests (small answer)", DEMO.approver);
-  } finally {
-    for (const s of servers) await s.shutdown();
-    api.close();
-  }
-}
+// Issues "expense requests" and "API overhead": pwalists throughput for a user with 2,000
+// requests and for one with nothing, against a bare Deno.serve doing the same store reads and
+// JSON, and one sending the same bytes (same process, same load generator, same run).
+await benchPwalists(line);
 
 // Issue 4: approve latency and decisions per second on one approval request,
 // against a bare Deno.Kv checked atomic write (same process, same run). See decisions.ts.

@@ -9,6 +9,8 @@ import type { ApprovalRequest, ApprovalRow, Vote } from "../../client/api/contra
 import type { Comment, ExpenseRequest } from "../../client/api/contract/requests.ts";
 import { fr } from "../../client/i18n/locales/fr.ts";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
+import { importOrg } from "../../server/org/import.ts";
+import { loadDemoOrg } from "../../server/boot.ts";
 import { assertError, assertOk, type Headers, login, loginFrench, type Res } from "./api.ts";
 
 const E = "/scmapi/expense";
@@ -768,6 +770,23 @@ Deno.test(
 
 // ---------------------------------------------------------------------------------------------
 // Delegation
+
+Deno.test(
+  "[approvals] who may decide follows a new import of the organisation at once (kept teams)",
+  withApp(async (api) => {
+    const { emp, del } = await everyone(api);
+    const a = await submitted(api, emp.h);
+    const b = await submitted(api, emp.h);
+    // delegate@ acts for Finance: the organisation is read (and kept) for this decision.
+    await decided(approve(api, del.h, a.oid));
+    // Finance no longer delegates: the next decision must see it, not a kept copy.
+    const org = await loadDemoOrg();
+    const teams = org.teams.map((t) => ({ ...t, delegatingTeamOid: undefined }));
+    await importOrg(api.deps.store, { ...org, teams }, 1000);
+    assertError(await approve(api, del.h, b.oid), 404, "not_found");
+    assert.equal(await rowOf(api, del.h, b.oid), undefined);
+  }),
+);
 
 Deno.test(
   "[approvals] delegate@ acts for Finance through Finance Delegates: isDelegated in his list and on his vote",

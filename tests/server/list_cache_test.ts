@@ -34,3 +34,20 @@ Deno.test("[store] cached lists follow every write, also from another store on t
     kv.close();
   }
 });
+
+Deno.test("[store] an empty list is kept too, and the first write elsewhere is seen", async () => {
+  const kv = await Deno.openKv(":memory:");
+  try {
+    const a = createStore(kv);
+    const b = createStore(kv);
+    const empty = await a.transactions.byUser("u1");
+    assert.deepEqual(empty, []);
+    // Kept: the same copy, not a store scan on every read (pwalists of a user with nothing).
+    assert.equal(await a.transactions.byUser("u1"), empty);
+    assert.equal(await a.requests.byUser("u1"), await a.requests.byUser("u1"));
+    assert.ok((await b.transactions.put(kv.atomic(), transactionRecord("u1")).commit()).ok);
+    assert.equal((await a.transactions.byUser("u1")).length, 1);
+  } finally {
+    kv.close();
+  }
+});

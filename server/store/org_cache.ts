@@ -1,0 +1,61 @@
+import { listValues } from "./kv.ts";
+import type { OrgAccount, OrgType, Team } from "./org.ts";
+import type { User } from "./users.ts";
+
+/**
+ * The organisation's version: every write of its teams, request types, accounts (the
+ * import, server/org/import.ts) and of a user (UserRepo.put) bumps it in the same atomic
+ * operation. Its versionstamp says whether a kept snapshot is current.
+ */
+export const ORG_VERSION: Deno.KvKey = ["org_version"];
+
+/** Adds the version bump to a write of organisation data or of a user. */
+export function bumpOrg(op: Deno.AtomicOperation): Deno.AtomicOperation {
+  // Any write gives the key a new versionstamp; a plain value (not a KvU64) reads as JSON.
+  return op.set(ORG_VERSION, Date.now());
+}
+
+/** What approval decisions read on every call: teams, users, request types, accounts. */
+export interface OrgSnapshot {
+  teams: ReadonlyMap<string, Readonly<Team>>;
+  users: ReadonlyMap<string, Readonly<User>>;
+  types: ReadonlyMap<string, Readonly<OrgType>>;
+  accounts: ReadonlyMap<string, Readonly<OrgAccount>>;
+}
+
+/**
+ * The organisation kept in memory behind ORG_VERSION (like list_cache.ts for users' lists):
+ * one get of the version — which callers read in one getMany with their own keys — tells
+ * whether the copy is current, whichever process wrote. The version is read before the data,
+ * so a copy is never older than its stamp. Records come back shared and frozen.
+ */
+export class OrgCache {
+  #kept: { stamp: string; snap: OrgSnapshot } | null = null;
+
+  constructor(private kv: Deno.Kv) {}
+
+  /** The snapshot; `read`: the ORG_VERSION entry when the caller read it just before. */
+  async snapshot(read?: Deno.KvEntryMaybe<unknown>): Promise<OrgSnapshot> {
+    const version = read ?? await this.kv.get(ORG_VERSION);
+    const kept = this.#kept;
+    if (kept && version.versionstamp === kept.stamp) return kept.snap;
+    const byOid = async <T extends { oid: string }>(prefix: string) =>
+      new Map((await listValues<T>(this.kv, [prefix])).map((t) => [t.oid, Object.freeze(t)]));
+    const [teams, users, types, accounts] = await Promise.all([
+      byOid<Team>("team"),
+      byOid<User>("user"),
+      byOid<OrgType>("rtype"),
+      byOid<OrgAccount>("account"),
+    ]);
+    const snap = { teams, users, types, accounts };
+    let stamp = version.versionstamp;
+    if (!stamp) {
+      // A store written before the version existed: created, checked absent (a write since
+      // the version was read bumped it and fails the check), so the copy can be kept.
+      const made = await bumpOrg(this.kv.atomic().check(version)).commit();
+      if (made.ok) stamp = made.versionstamp;
+    }
+    if (stamp) this.#kept = { stamp, snap };
+    return snap;
+  }
+}
