@@ -23,6 +23,7 @@ import { closeAll, fileInput, inTopPanel, mainTab, opts, waitInTopPanel } from "
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 import { noticesFor } from "../../server/push/notify.ts";
+import { reminderDueAt, runReminders } from "../../server/reminders/receipts.ts";
 
 const EMPLOYEE = "employee@demo.example";
 const PIN = "135790";
@@ -184,6 +185,14 @@ for (const flavour of FLAVOURS) {
         env.deps.now = () => now() + 8 * DAY;
         // The push the server makes for that purchase (server/push/notify.ts), as delivered.
         const uid = (await env.deps.store.users.byEmail(EMPLOYEE))!.oid;
+        // Its receipt reminder is due (RECEIPT_REMINDER_HOURS after capture).
+        const reminder = async () =>
+          reminderDueAt(
+            (await env.deps.store.transactions.get(uid, txOid)).value!,
+            env.deps.config.RECEIPT_REMINDER_HOURS,
+            env.deps.now(),
+          );
+        assert.notEqual(await reminder(), null);
         const [notice] = await noticesFor(env.deps, {
           type: "card.purchase",
           userOid: uid,
@@ -241,6 +250,9 @@ for (const flavour of FLAVOURS) {
           await click(p, "New request");
           await waitInTopPanel(p, "Purpose");
           assert.ok(!(await p.content()).includes(BLOCK));
+          // The reminder for it is cancelled: nothing due, nothing pushed or mailed.
+          assert.equal(await reminder(), null);
+          assert.deepEqual(await runReminders(env.deps), { pushed: 0, mailed: 0 });
         });
       } finally {
         await env.close();
