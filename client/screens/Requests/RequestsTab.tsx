@@ -29,7 +29,13 @@ export function RequestsTab() {
   // effect runs only after that frame, which counted one frame too many).
   useLayoutEffect(() => {
     if (!rows.length) return;
-    requestAnimationFrame(() => setTimeout(() => performance.mark("qc:requests:painted")));
+    requestAnimationFrame(() =>
+      setTimeout(() =>
+        performance.mark("qc:requests:painted", {
+          detail: { rows: document.querySelectorAll(".request-row").length },
+        })
+      )
+    );
   }, [rows]);
   const subTabs = SUB_FILTERS.map((k) => ({
     key: k,
