@@ -4,7 +4,7 @@ import { useProgressive } from "./useProgressive.ts";
 
 /**
  * The body of a filtered list tab (Requests, Approvals): the 'filters on' note, the empty
- * text, or the rows, rendered progressively.
+ * text, or the rows, rendered progressively (a screenful first).
  */
 export function RowList<R extends { oid: string }>(props: {
   rows: R[];
@@ -20,7 +20,9 @@ export function RowList<R extends { oid: string }>(props: {
 }) {
   useSignals();
   const { rows, total, filtered } = props;
-  const { limit, sentinel } = useProgressive(rows.length, props.resetOn);
+  const { limit, sentinel } = useProgressive(rows.length, props.resetOn, {
+    screenfulFirst: true,
+  });
   return (
     <>
       {filtered

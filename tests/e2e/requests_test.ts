@@ -11,6 +11,7 @@ import {
 } from "./harness.ts";
 import { confirmYes, fill, inTopPanel, opts, panelsClosed, pick, rowTexts, tap } from "./panels.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
+import { seedRequests } from "../bench/seed.ts";
 
 /** Waits until the Requests tab lists `n` rows (it is read again after each write). */
 async function waitRows(p: Page, n: number): Promise<void> {
@@ -211,6 +212,33 @@ for (const flavour of FLAVOURS) {
           assert.doesNotMatch(clear, /Design tool licence/);
           assert.match(clear, /pwalists/);
           await p.setOfflineMode(false);
+        });
+      } finally {
+        await env.close();
+      }
+    },
+  });
+}
+
+for (const flavour of FLAVOURS) {
+  Deno.test({
+    name:
+      `[e2e:${flavour}] a long Requests list paints a screenful, then its first 60 rows, then more on scroll`,
+    ...opts,
+    fn: async () => {
+      const env = await start(flavour);
+      try {
+        const seeded = await seedRequests(env.deps, "employee@demo.example", 150);
+        const pending = seeded.filter((r) => r.status === "new" || r.status === "requested").length;
+        assert.ok(pending > 60, `${pending} pending requests`);
+        const p = await activate(env, "employee@demo.example");
+        await dumpOnFailure(p, async () => {
+          // A screenful first (not asserted: a frame is too short to catch), then the first
+          // 60 rows in the document (find-in-page, screen readers), the rest after a scroll.
+          await waitRows(p, 60);
+          await p.$eval("li.more", (e) => e.scrollIntoView());
+          await waitRows(p, pending);
+          assert.equal(await p.$("li.more"), null);
         });
       } finally {
         await env.close();

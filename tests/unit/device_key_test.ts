@@ -216,3 +216,24 @@ Deno.test("[device_key] base64url helpers roundtrip all lengths", () => {
   const big = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 7919) & 0xff);
   assert.deepEqual(fromBase64Url(toBase64Url(big)), big);
 });
+
+Deno.test("[device_key] base64url decoding is as strict with the native decoder as without", () => {
+  const U = Uint8Array as unknown as { fromBase64?: unknown };
+  const native = U.fromBase64;
+  assert.equal(typeof native, "function", "this runtime has Uint8Array.fromBase64");
+  const bad = ["A", "AA=", "AA==", "A A", "AAA\n", " AAA", "AB", "AAB", "+/8", "AA=A", "AAAAA"];
+  const check = () => {
+    for (const s of bad) assert.equal(fromBase64Url(s), null, JSON.stringify(s));
+    for (let n = 0; n < 40; n++) {
+      const bytes = crypto.getRandomValues(new Uint8Array(n));
+      assert.deepEqual(fromBase64Url(toBase64Url(bytes)), bytes);
+    }
+  };
+  check();
+  try {
+    delete U.fromBase64;
+    check();
+  } finally {
+    U.fromBase64 = native;
+  }
+});
