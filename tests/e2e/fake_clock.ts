@@ -69,6 +69,34 @@ export async function pendingTimers(page: Page): Promise<number[]> {
   });
 }
 
+/**
+ * Waits until the pending timers are exactly `want` (ms left, sorted): a timer set in an
+ * effect after the change a test waited for may come a moment later on a loaded machine.
+ */
+export async function untilPending(page: Page, want: number[]): Promise<void> {
+  await page.waitForFunction(
+    (w: number[]) => {
+      const c = (window as unknown as { __clock: FakeTimers }).__clock;
+      const left = [...c.timers.values()].map((t) => t.due - c.now).sort((a, b) => a - b);
+      return JSON.stringify(left) === JSON.stringify(w);
+    },
+    {},
+    [...want].sort((a, b) => a - b),
+  );
+}
+
+/** Waits until one pending timer has exactly `ms` left. */
+export async function untilPendingHas(page: Page, ms: number): Promise<void> {
+  await page.waitForFunction(
+    (n: number) => {
+      const c = (window as unknown as { __clock: FakeTimers }).__clock;
+      return [...c.timers.values()].some((t) => t.due - c.now === n);
+    },
+    {},
+    ms,
+  );
+}
+
 /** Advances the fake clock by `ms`; the number of timers that fired. */
 export async function tick(page: Page, ms: number): Promise<number> {
   return await page.evaluate(
