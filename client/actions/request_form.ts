@@ -152,6 +152,23 @@ export function draftAmount(d: Draft = draft.value): number | null {
   return d.amountText.trim() ? parseAmount(d.amountText) : null;
 }
 
+/** What the form sends, on creation and on a draft's edit alike (spec §5: the same rules). */
+function requestFields(d: Draft) {
+  return {
+    accountOid: d.accountOid,
+    typeOid: d.typeOid,
+    amount: d.budgetMode ? null : draftAmount(d),
+    pricingCurrency: d.currency,
+    purpose: d.purpose,
+    costCenterOid: d.costCenterOid,
+    GLOid: d.GLOid,
+    projectOid: d.projectOid,
+    vendor: d.vendor,
+    url: d.url,
+    budget: d.budgetMode ? d.plan : null,
+  };
+}
+
 /**
  * Submit asks for confirmation (spec §2), then creates and submits (spec §4 submit flow).
  * spec §5 violations are shown all at once, each under its field.
@@ -196,19 +213,7 @@ async function createAndSubmit(): Promise<void> {
     try {
       created = (await call(api.create, {
         body: {
-          expenseRequest: {
-            accountOid: d.accountOid,
-            typeOid: d.typeOid,
-            amount: d.budgetMode ? null : draftAmount(d),
-            pricingCurrency: d.currency,
-            purpose: d.purpose,
-            costCenterOid: d.costCenterOid,
-            GLOid: d.GLOid,
-            projectOid: d.projectOid,
-            vendor: d.vendor,
-            url: d.url,
-            budget: d.budgetMode ? d.plan : null,
-          },
+          expenseRequest: requestFields(d),
         },
       })).expenseRequest;
     } catch (err) {
@@ -300,20 +305,7 @@ export function saveDraftEdit(): void {
     try {
       const r = await call(api.modify, {
         body: {
-          record: {
-            oid,
-            accountOid: d.accountOid,
-            typeOid: d.typeOid,
-            amount: d.budgetMode ? null : draftAmount(d),
-            pricingCurrency: d.currency,
-            purpose: d.purpose,
-            costCenterOid: d.costCenterOid,
-            GLOid: d.GLOid,
-            projectOid: d.projectOid,
-            vendor: d.vendor,
-            url: d.url,
-            budget: d.budgetMode ? d.plan : null,
-          },
+          record: { oid, ...requestFields(d) },
         },
       });
       editDraft.value = null;
