@@ -1,6 +1,6 @@
 import type { Org } from "./schema.ts";
 import type { Store } from "../store/mod.ts";
-import { bumpOrg } from "../store/org_cache.ts";
+import { bumpOrg } from "../store/org_version.ts";
 import type { User } from "../store/users.ts";
 import { hashSecret, normaliseAnswer } from "../domain/secrets.ts";
 

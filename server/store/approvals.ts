@@ -1,4 +1,4 @@
-import { ORG_VERSION } from "./org_cache.ts";
+import { ORG_VERSION } from "./org_version.ts";
 /**
  * An approval request (spec §3), opened when a request is submitted. The voting itself
  * (votes, levels opening one after another) is the approval workflow's; this repository

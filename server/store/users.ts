@@ -1,6 +1,6 @@
 import type { SaltedHash } from "../domain/secrets.ts";
 import { listValues } from "./kv.ts";
-import { bumpOrg } from "./org_cache.ts";
+import { bumpOrg } from "./org_version.ts";
 
 export interface User {
   oid: string;
