@@ -144,8 +144,7 @@ export async function connectDevice(code: string): Promise<void> {
   });
 }
 
-/** needsConfirming: 6 digits → save; every §5 rule is checked before the server is asked. */
-/** The new PIN's first entry, until it is confirmed (held in memory only). */
+/** The new PIN's first entry, until it is confirmed (held in memory only, dropped once used). */
 let chosenPin: string | null = null;
 
 /** Back to choosing the new PIN (the confirm step's "choose another PIN"). */
@@ -178,12 +177,14 @@ export async function savePin(pin: string): Promise<void> {
       const r = await call(session.confirmPin, { body: { verificationcode: pendingCode!, pin } });
       await storeToken(r.token, pin);
       pendingCode = null;
+      chosenPin = null;
       padMessage.value = null;
       pinLength.value = pin.length;
       await enterMain();
     } catch (err) {
       if (err instanceof ApiError && err.code === "invalid_code") {
         pendingCode = null;
+        chosenPin = null;
         phase.value = "activate";
       }
       fail(messageOf(err));
