@@ -25,6 +25,7 @@ import { passkeyRoutes } from "./routes/passkey.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { outboxRoutes } from "./routes/outbox.ts";
 import { staticRoutes } from "./routes/static.ts";
+import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "./org/schema.ts";
 import { createLogger, errorText, type Logger } from "./log.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { type RelayOptions, relayRoutes, upstreamProbe } from "./relay/relay.ts";
@@ -131,7 +132,18 @@ export function createApp(
     app.use("/_issuer/*", bufferedBody({ maxSize: MAX_JSON_BODY }));
     app.route("/_issuer", issuerRoutes());
   }
-  staticRoutes(app, deps.config);
+  // The first screens in the organisation's colours (an edge in relay mode has none of its
+  // own: the app asks the upstream's appcolor).
+  staticRoutes(app, deps.config, {
+    colors: relay ? undefined : async () => {
+      const s = (await deps.store.org.meta())?.settings;
+      // spec §9's slate and green are the stylesheet's own: the build's file as it is.
+      if (!s || (s.appColor === DEFAULT_APP_COLOR && s.cardColor === DEFAULT_CARD_COLOR)) {
+        return null;
+      }
+      return { appcolor: s.appColor, cardcolor: s.cardColor };
+    },
+  });
 
   app.notFound((c) => c.json({ error: "not_found", message: "Not found" }, 404));
   app.onError((err, c) => {

@@ -42,5 +42,7 @@ export interface AppEnv {
     auth: AuthContext;
     deviceId: string;
     deps: Deps;
+    /** CSP hashes of the inline styles of the page answered (server/routes/static.ts). */
+    styleHashes?: string[];
   };
 }

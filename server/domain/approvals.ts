@@ -330,15 +330,17 @@ export async function decide(
 ) {
   const given = decision === "rejected" ? reason?.trim() || null : null;
   const { approvals, requests, kv } = deps.store;
-  // The organisation's teams and users, and the approval: one round trip, all at once. The
-  // caller's right to it is checked (visible, flags) before anything else is read or written.
-  const [tr, [first, version]] = await Promise.all([
+  // The organisation's teams and users, the approval, its request (when this process knows
+  // which) and the approval's comments: one round trip, all at once. Nothing is written or
+  // answered before the caller's right to the approval is checked (visible, flags).
+  const [tr, first, firstComments] = await Promise.all([
     translate(user.locale),
-    approvals.withOrgVersion(oid),
+    approvals.withRequest<RequestRecord>(oid, (author, request) => requests.key(author, request)),
+    deps.store.comments.bySource(oid),
   ]);
-  const ctx = await context(deps, version);
+  const ctx = await context(deps, first.version);
   for (let i = 0; i < RETRIES; i++) {
-    const entry = i === 0 ? first : await approvals.get(oid);
+    const entry = i === 0 ? first.approval : await approvals.get(oid);
     if (!entry.value || !canSee(entry.value, user, ctx.teams)) throw notFound();
     const a = entry.value;
     if (a.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
@@ -348,10 +350,12 @@ export async function decide(
     }
     // What the answer shows and a decision needs, read at once: the request (its status
     // changes with the last level), its type (reject notes), the approval's comments.
-    const [req, comments] = await Promise.all([
-      requests.get(a.authorOid, a.requestOid),
-      deps.store.comments.bySource(a.oid),
-    ]);
+    const [req, comments] = i === 0
+      ? [first.request ?? await requests.get(a.authorOid, a.requestOid), firstComments]
+      : await Promise.all([
+        requests.get(a.authorOid, a.requestOid),
+        deps.store.comments.bySource(a.oid),
+      ]);
     const type = ctx.types.get(a.typeOid) ?? null;
     // The caller's comments matter only to a rejection: the comment added first is the
     // note (spec §4 flow), unless a reason comes with the rejection itself.

@@ -10,7 +10,8 @@ const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/i;
 
 /**
  * Resolves `Authorization: Bearer` to an active device and its user by the stored token
- * hash (one hash, two store reads: the token index, then device and user together; hono's bearerAuth would hash twice per call).
+ * hash (one hash; one store read for a token this process has seen, else two: the token
+ * index, then device and user together; hono's bearerAuth would hash twice per call).
  * A token idle past TOKEN_IDLE_DAYS no longer authenticates; the previous token of a
  * rotation works until the new one is first used.
  */
@@ -22,10 +23,11 @@ export async function authenticate(c: Context<AppEnv>): Promise<AuthContext | nu
   if (!m) return null;
   const { store } = c.var.deps;
   const hash = await sha256(m[1]);
-  const ref = await store.devices.byTokenHash(hash);
-  if (!ref) return null;
-  // The device and its user in one read; the device's own userOid is what counts.
-  const [entry, named] = await store.devices.withUser(ref);
+  // The device and its user (one read for a token seen before); the device's own userOid
+  // is what counts.
+  const found = await store.devices.byToken(hash);
+  if (!found) return null;
+  const [entry, named] = found;
   const device = entry.value;
   if (!device || device.status !== "active") return null;
   if (device.tokenHash !== hash && device.prevTokenHash !== hash) return null;

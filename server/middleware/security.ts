@@ -1,19 +1,20 @@
 import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../env.ts";
 import { SUPPORT_PREFIX } from "../support/pages.ts";
 
 /**
  * Security headers on every response, 404s and errors included: strict CSP with no inline
- * script, HSTS, nosniff, Referrer-Policy and frame-ancestors. The support tab (spec §2) may
+ * script (an inline style only by the hash the static route names), HSTS, nosniff, Referrer-Policy and frame-ancestors. The support tab (spec §2) may
  * embed our own support pages ('self') and the origins in `frameSrc` (an external support
  * address). Nothing may frame our pages, except the support pages under SUPPORT_PREFIX,
  * which only our own origin may frame (the support tab).
  */
-export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler {
-  const policy = (ancestors: string) =>
+export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler<AppEnv> {
+  const policy = (ancestors: string, styles: string[] = []) =>
     [
       "default-src 'self'",
       "script-src 'self'",
-      "style-src 'self'",
+      ["style-src 'self'", ...styles].join(" "),
       "img-src 'self' data: blob:",
       "font-src 'self'",
       "connect-src 'self'",
@@ -31,7 +32,12 @@ export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler {
     await next();
     const h = c.res.headers;
     const framed = c.req.path.startsWith(SUPPORT_PREFIX);
-    h.set("Content-Security-Policy", framed ? framedCsp : csp);
+    // The static shells' inline stylesheet, by its hash (server/routes/static.ts).
+    const styles = c.get("styleHashes");
+    h.set(
+      "Content-Security-Policy",
+      styles?.length ? policy(framed ? "'self'" : "'none'", styles) : framed ? framedCsp : csp,
+    );
     h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
     h.set("X-Content-Type-Options", "nosniff");
     h.set("Referrer-Policy", "no-referrer");

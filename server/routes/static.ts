@@ -1,5 +1,7 @@
 import type { Context, Hono } from "hono";
 import { posix } from "node:path";
+import { promisify } from "node:util";
+import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Config } from "../config.ts";
 import { base64url } from "../domain/secrets.ts";
 import { chooseCoding } from "../middleware/compress.ts";
@@ -39,7 +41,21 @@ interface StaticFile {
   vary: boolean;
   identity: Representation;
   encoded: Partial<Record<Coding, Representation>>;
+  /**
+   * `'sha256-…'` of each inline `<style>` of an HTML file (the static shells, build.ts):
+   * the CSP names them, nothing else inline is allowed.
+   */
+  styleHashes: string[];
 }
+
+/** The organisation's theme colours (spec §7 appcolor), as `#rgb`/`#rrggbb`. */
+export interface ShellColors {
+  appcolor: string;
+  cardcolor: string;
+}
+
+/** The static shells: the first screen's markup and stylesheet, painted before any script. */
+const FIRST_SCREENS = new Set(["/index.html", "/unlock.html"]);
 
 /**
  * Serves the built client. Hashed files under /assets/ never change, so they are
@@ -54,10 +70,20 @@ interface StaticFile {
 export function staticRoutes(
   app: Hono<AppEnv>,
   config: Pick<Config, "STATIC_DIR" | "APP_ENV">,
+  opts: {
+    /**
+     * The organisation's colours, when known: the first screens wear them from the first
+     * paint (a `:root` rule beside the stylesheet), not after the app asks `appcolor`.
+     * `null`: the stylesheet's own (spec §9's slate and green).
+     */
+    colors?: () => Promise<ShellColors | null>;
+  } = {},
 ): void {
   const dir = config.STATIC_DIR;
   const sourceMaps = config.APP_ENV !== "production";
   const loaded = new Map<string, Promise<StaticFile | null>>();
+  // One themed copy per shell and colour pair; a change of colours replaces them.
+  const themed = new Map<string, Promise<StaticFile>>();
 
   const load = (path: string, ext: string): Promise<StaticFile | null> => {
     let file = loaded.get(path);
@@ -95,6 +121,19 @@ export function staticRoutes(
     // A build without the PIN pad's shell: the plain one (the app renders the screen).
     if (!file && path === "/unlock.html") file = await load("/index.html", ext).catch(() => null);
     if (!file) return await next();
+    if (FIRST_SCREENS.has(path) && opts.colors) {
+      const colors = await opts.colors().catch(() => null);
+      if (colors && isHex(colors.appcolor) && isHex(colors.cardcolor)) {
+        const key = `${path} ${colors.appcolor} ${colors.cardcolor}`;
+        if (!themed.has(key)) {
+          if (themed.size >= 8) themed.clear();
+          const copy = withColors(file, colors);
+          copy.catch(() => themed.delete(key));
+          themed.set(key, copy);
+        }
+        file = await themed.get(key)!;
+      }
+    }
     // "/" is one of two shells chosen by a cookie: caches must key it by the cookie too.
     return answer(c, file, byCookie);
   });
@@ -130,6 +169,54 @@ async function readStatic(fsPath: string, path: string, ext: string): Promise<St
     vary,
     identity: { body, etag: await etagOf(body) },
     encoded,
+    styleHashes: ext === "html" ? await styleHashes(body) : [],
+  };
+}
+
+const isHex = (v: unknown): v is string =>
+  typeof v === "string" && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(v);
+
+/** `'sha256-<base64>'` of each `<style>` element's text, as CSP names inline styles. */
+async function styleHashes(html: Uint8Array<ArrayBuffer>): Promise<string[]> {
+  const text = new TextDecoder().decode(html);
+  const hashes: string[] = [];
+  for (const m of text.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(m[1]));
+    hashes.push(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+  }
+  return hashes;
+}
+
+const brotliAsync = promisify(brotliCompress);
+const gzipAsync = promisify(gzip);
+
+/**
+ * A first screen in the organisation's colours: the variables app.css builds `--theme` from,
+ * set in a `<style>` of their own after the stylesheet, and the browser's `theme-color`.
+ * Compressed like the build's copies (once per colour pair).
+ */
+async function withColors(file: StaticFile, colors: ShellColors): Promise<StaticFile> {
+  const html = new TextDecoder().decode(file.identity.body)
+    .replace(/(<meta name="theme-color" content=")[^"]*(")/, `$1${colors.appcolor}$2`)
+    .replace(
+      "</head>",
+      `<style>:root{--theme-request:${colors.appcolor};--theme-approval:${colors.cardcolor}}` +
+        "</style></head>",
+    );
+  const body = new TextEncoder().encode(html) as Uint8Array<ArrayBuffer>;
+  const br = await brotliAsync(body, {
+    params: { [zlib.BROTLI_PARAM_QUALITY]: 11, [zlib.BROTLI_PARAM_SIZE_HINT]: body.length },
+  });
+  const gz = await gzipAsync(body, { level: 9 });
+  const rep = async (b: Uint8Array) => {
+    const bytes = new Uint8Array(b) as Uint8Array<ArrayBuffer>;
+    return { body: bytes, etag: await etagOf(bytes) };
+  };
+  return {
+    ...file,
+    identity: { body, etag: await etagOf(body) },
+    encoded: { br: await rep(br), gzip: await rep(gz) },
+    styleHashes: await styleHashes(body),
   };
 }
 
@@ -145,6 +232,7 @@ function answer(c: Context<AppEnv>, file: StaticFile, byCookie = false): Respons
     CODINGS.map(([name]) => name).filter((name) => file.encoded[name]),
   );
   const rep = coding ? file.encoded[coding]! : file.identity;
+  if (file.styleHashes.length) c.set("styleHashes", file.styleHashes);
   const headers: Record<string, string> = {
     "Cache-Control": file.cacheControl,
     "ETag": rep.etag,

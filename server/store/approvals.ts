@@ -45,22 +45,55 @@ export interface ApprovalRecord {
   barred?: { userOid: string; level: number }[];
 }
 
+/** Approvals whose request this process remembers (about 100 bytes each). */
+const MAX_LINKS = 50_000;
+
 export class ApprovalRepo {
+  /**
+   * Each approval's request (its author and oid), fixed when the approval is opened: kept per
+   * process for the approvals it has read or written, so a decision reads the approval and
+   * its request at once (withRequest). Only records that exist are kept, at most MAX_LINKS.
+   */
+  private links = new Map<string, { authorOid: string; requestOid: string }>();
+
   constructor(private kv: Deno.Kv) {}
 
   async get(oid: string): Promise<Deno.KvEntryMaybe<ApprovalRecord>> {
-    return await this.kv.get<ApprovalRecord>(this.key(oid));
+    const entry = await this.kv.get<ApprovalRecord>(this.key(oid));
+    this.remember(entry.value);
+    return entry;
   }
 
   /**
-   * The approval and the organisation's version in one store read (a decision needs both:
-   * the record and the teams that say who may decide it, org_cache.ts).
+   * The approval, the organisation's version (the teams that say who may decide it,
+   * org_cache.ts) and, when this process knows which request the approval is for, that
+   * request: one store read for what a decision needs. `request` is null when the link was
+   * not known (the caller reads the request itself).
    */
-  async withOrgVersion(
+  async withRequest<R>(
     oid: string,
-  ): Promise<[Deno.KvEntryMaybe<ApprovalRecord>, Deno.KvEntryMaybe<unknown>]> {
-    const [a, v] = await this.kv.getMany<[ApprovalRecord, unknown]>([this.key(oid), ORG_VERSION]);
-    return [a, v];
+    requestKey: (authorOid: string, requestOid: string) => Deno.KvKey,
+  ): Promise<{
+    approval: Deno.KvEntryMaybe<ApprovalRecord>;
+    version: Deno.KvEntryMaybe<unknown>;
+    request: Deno.KvEntryMaybe<R> | null;
+  }> {
+    const link = this.links.get(oid);
+    const keys = [this.key(oid), ORG_VERSION];
+    if (link) keys.push(requestKey(link.authorOid, link.requestOid));
+    const [approval, version, request] = await this.kv.getMany<[ApprovalRecord, unknown, R]>(
+      keys as [Deno.KvKey, Deno.KvKey, Deno.KvKey],
+    );
+    this.remember(approval.value);
+    const same = link && approval.value?.requestOid === link.requestOid &&
+      approval.value.authorOid === link.authorOid;
+    return { approval, version, request: same ? request : null };
+  }
+
+  private remember(a: ApprovalRecord | null): void {
+    if (!a || this.links.has(a.oid)) return;
+    if (this.links.size >= MAX_LINKS) this.links.delete(this.links.keys().next().value!);
+    this.links.set(a.oid, { authorOid: a.authorOid, requestOid: a.requestOid });
   }
 
   key(oid: string): Deno.KvKey {
@@ -69,6 +102,7 @@ export class ApprovalRepo {
 
   /** The record, its request index and a team index (every team of every level). */
   put(op: Deno.AtomicOperation, a: ApprovalRecord): Deno.AtomicOperation {
+    this.remember(a);
     op.set(["approval", a.oid], a).set(["approval_by_request", a.requestOid, a.oid], a.oid);
     for (const team of new Set(a.levels.flatMap((l) => l.teamOids))) {
       op.set(["approval_by_team", team, a.oid], a.oid);

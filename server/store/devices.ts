@@ -96,8 +96,52 @@ export interface TokenRef {
  * The index holds exactly a device's `tokenHash` and `prevTokenHash`; `oldTokens` are
  * read only through the device record (the PIN check knows the device id).
  */
+/** Token references this process remembers (about 150 bytes each). */
+const MAX_REFS = 20_000;
+
 export class DeviceRepo {
+  /**
+   * The reference of each token hash this process has seen in the index: a hash names one
+   * device and user for as long as its index entry exists, so the next call of that token
+   * reads the entry, the device and the user at once (byToken). The entry is still read
+   * every time: a revoked token (its entry deleted) fails as before. Only hashes found in
+   * the index are kept, at most MAX_REFS: an unknown token adds nothing.
+   */
+  private refs = new Map<string, TokenRef>();
+
   constructor(private kv: Deno.Kv) {}
+
+  /** How many token references this process remembers (bounded: MAX_REFS). */
+  get rememberedTokens(): number {
+    return this.refs.size;
+  }
+
+  /**
+   * The device and the user a token hash names, or null when the index has no such hash.
+   * One store read for a token this process has seen, else two (the index, then both).
+   * The caller checks the device (status, hashes, idle) and that it belongs to the user.
+   */
+  async byToken(hash: string): Promise<[Deno.KvEntryMaybe<Device>, User | null] | null> {
+    const known = this.refs.get(hash);
+    if (known) {
+      const [entry, device, user] = await this.kv.getMany<[TokenRef, Device, User]>([
+        ["token", hash],
+        ["device", known.deviceId],
+        ["user", known.userOid],
+      ]);
+      const ref = entry.value;
+      if (ref?.deviceId === known.deviceId && ref.userOid === known.userOid) {
+        return [device, user.value];
+      }
+      this.refs.delete(hash);
+      return ref ? await this.withUser(ref) : null;
+    }
+    const ref = await this.byTokenHash(hash);
+    if (!ref) return null;
+    if (this.refs.size >= MAX_REFS) this.refs.delete(this.refs.keys().next().value!);
+    this.refs.set(hash, { deviceId: ref.deviceId, userOid: ref.userOid });
+    return await this.withUser(ref);
+  }
 
   async get(deviceId: string): Promise<Deno.KvEntryMaybe<Device>> {
     return await this.kv.get<Device>(["device", deviceId]);

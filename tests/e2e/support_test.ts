@@ -89,6 +89,11 @@ for (const flavour of FLAVOURS) {
             const box = await h1!.boundingBox();
             assert.ok(box && box.width > 0 && box.height > 0, "FAQ heading not visible");
             assert.equal(await frame.evaluate(() => document.documentElement.lang), "de");
+            // The stylesheets load after the markup: wait for them (a loaded machine is slow).
+            await frame.waitForFunction(
+              () => getComputedStyle(document.querySelector("main")!).maxWidth === "560px",
+              { timeout: 10_000 },
+            ).catch(() => {});
             const styled = await frame.evaluate(() =>
               getComputedStyle(document.querySelector("main")!).maxWidth
             );

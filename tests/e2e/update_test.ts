@@ -161,6 +161,24 @@ Deno.test({
     const env = await startBuilds("preact", [OLD], orgFile);
     let page: Page | null = null;
     try {
+      // The first paint needs no JavaScript: the activation screen, styled by the inline
+      // stylesheet (allowed by its hash: a blocked one has no rules) in the organisation's
+      // colours.
+      const bare = await env.newPage();
+      await bare.setJavaScriptEnabled(false);
+      await bare.goto(env.url);
+      const first = await bare.evaluate(() => ({
+        rules: [...document.querySelectorAll("style")].map((s) => s.sheet?.cssRules.length ?? 0),
+        theme: getComputedStyle(document.documentElement).getPropertyValue("--theme").trim(),
+        keys: document.querySelectorAll(".pin-key").length,
+        keyHeight: document.querySelector(".pin-key")!.getBoundingClientRect().height,
+      }));
+      assert.equal(first.theme, "#7a1f5c");
+      assert.equal(first.keys, 12);
+      assert.ok(first.rules[0] > 100, `the inline stylesheet applies: ${first.rules} rules`);
+      assert.ok(first.keyHeight >= 44, `styled keys: ${first.keyHeight} px`);
+      await bare.close();
+
       page = await env.newPage();
       await dumpOnFailure(page, async () => {
         const p = page!;

@@ -830,3 +830,25 @@ Deno.test(
     }
   }),
 );
+
+Deno.test(
+  "[security] a token seen before is checked against the store on every call (removed, it fails); unknown tokens are not remembered",
+  withApp(async (api) => {
+    const { token, deviceId } = await api.activate(DEMO.employee);
+    const lists = (t: string) => api.call("GET", `${E}/pwalists`, { headers: bearer(t) });
+    assertOk(await lists(token));
+    assertOk(await lists(token)); // the second call reads the token, device and user at once
+    const { devices, kv } = api.deps.store;
+    const remembered = devices.rememberedTokens;
+    assert.ok(remembered >= 1);
+    // Anonymous callers with made-up tokens: refused, and nothing kept for them.
+    for (let i = 0; i < 50; i++) {
+      assertError(await lists(`made-up-token-${i}-${"x".repeat(30)}`), 401);
+    }
+    assert.equal(devices.rememberedTokens, remembered);
+    // The device removed (as a wipe does): its token no longer authenticates.
+    const device = (await devices.get(deviceId)).value!;
+    assert.ok((await devices.remove(kv.atomic(), device).commit()).ok);
+    assertError(await lists(token), 401);
+  }),
+);

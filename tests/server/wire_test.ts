@@ -115,7 +115,7 @@ Deno.test({
           }
           // The first-load JS as a browser receives it is the build's brotli size.
           let sent = 0;
-          for (const path of report.firstLoadJs) {
+          for (const path of [report.boot, ...report.firstLoadJs]) {
             sent += (await get(prod, path, { "accept-encoding": BROWSER })).bytes.length;
           }
           assert.equal(sent, report.firstLoadJsBrotli);

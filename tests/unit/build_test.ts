@@ -10,6 +10,7 @@ import {
   type Flavour,
   ICONS,
   injectShell,
+  injectStaticShell,
   parseIconSvg,
   releaseFor,
 } from "../../build.ts";
@@ -56,8 +57,37 @@ async function allJs(report: BuildReport): Promise<string> {
   return texts.join("\n");
 }
 
+/**
+ * The static shells (index.html, unlock.html): the stylesheet inline (the server's CSP names
+ * it by hash), and one external script, the boot script, which names the entry and its chunks.
+ */
+async function checkStaticShells(report: BuildReport): Promise<void> {
+  const css = await Deno.readTextFile(join(report.outDir, report.css!));
+  for (const name of ["index.html", "unlock.html"]) {
+    const html = await Deno.readTextFile(join(report.outDir, name));
+    const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
+    assert.equal(styles.length, 1, `${name}: one inline stylesheet`);
+    assert.ok(css.startsWith(styles[0]) && styles[0].length > 1000, `${name}: the app's CSS`);
+    assert.doesNotMatch(styles[0], /sourceMappingURL/);
+    assert.doesNotMatch(html, /<link rel="(?:stylesheet|modulepreload)"/, name);
+    assert.doesNotMatch(html, /\sstyle=|\son[a-z]+=/i, `${name}: inline style or handler`);
+    const scripts = [...html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)];
+    assert.equal(scripts.length, 1, `${name}: one script`);
+    assert.equal(scripts[0][2].trim(), "", "script element with content");
+    const attr = (a: string) => scripts[0][1].match(new RegExp(`\\s${a}="([^"]*)"`))?.[1];
+    assert.equal(attr("type"), "module");
+    assert.equal(attr("src"), report.boot);
+    assert.match(report.boot, HASHED);
+    assert.equal(attr("data-entry"), report.firstLoadJs[0]);
+    assert.deepEqual(attr("data-preload")?.split(" "), report.firstLoadJs.slice(1));
+    const boot = await Deno.readTextFile(join(report.outDir, report.boot));
+    assert.ok(boot.includes("data-entry") && boot.length < 2000, "the boot script is small");
+  }
+}
+
+/** The service worker's shell (app.html): the stylesheet, preloads and entry, all linked. */
 async function checkShell(report: BuildReport): Promise<void> {
-  const html = await Deno.readTextFile(join(report.outDir, "index.html"));
+  const html = await Deno.readTextFile(join(report.outDir, "app.html"));
   for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
     assert.match(m[1], /\ssrc="/, `inline script in index.html: ${m[0]}`);
     assert.equal(m[2].trim(), "", "script element with content");
@@ -138,7 +168,7 @@ function checkSizes(report: BuildReport): void {
   assert.ok(report.firstLoadJs.length > 0);
   const byPath = new Map(report.files.map((f) => [f.path, f]));
   let sum = 0;
-  for (const path of report.firstLoadJs) {
+  for (const path of [report.boot, ...report.firstLoadJs]) {
     const file = byPath.get(path);
     assert.ok(file, `${path} not in report.files`);
     assert.ok(
@@ -205,7 +235,7 @@ async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
   assert.match(root, /<h1>Activate this device<\/h1>/);
   assert.equal(root.match(/class="pin-key"/g)?.length, 10, "the ten digit keys");
   assert.ok(root.includes(`V ${report.release.version}, released ${report.release.released}`));
-  assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i);
+  assert.doesNotMatch(html, /<script(?![^>]*\ssrc=)[^>]*>|\sstyle=|\son[a-z]+=/i);
   // The PIN pad's shell (a navigation with the PIN length cookie) and the worker's (empty).
   const unlock = await Deno.readTextFile(join(report.outDir, "unlock.html"));
   assert.match(unlock, /<div id="root"><div class="app" data-phase="unlock"><main/);
@@ -213,7 +243,7 @@ async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
   const app = await Deno.readTextFile(join(report.outDir, "app.html"));
   assert.ok(app.includes('<div id="root"></div>'), "the worker's shell has an empty root");
   const head = (h: string) => h.slice(0, h.indexOf("<body>"));
-  assert.equal(head(app), head(html), "the same head: stylesheet, preloads, entry");
+  assert.equal(head(unlock), head(html), "the same head: stylesheet inline, boot script");
   assert.ok(precacheList(await Deno.readTextFile(join(report.outDir, "sw.js"))).has("/app.html"));
 }
 
@@ -270,7 +300,16 @@ async function checkPrecompressed(report: BuildReport): Promise<void> {
     assert.ok(!/\.(?:br|gz)$/.test(f.path), `${f.path}: copies are not files of the report`);
   }
   // Every shell file a browser loads before the PIN pad has both copies.
-  for (const path of ["/index.html", "/sw.js", report.css!, ...report.firstLoadJs]) {
+  for (
+    const path of [
+      "/index.html",
+      "/unlock.html",
+      "/sw.js",
+      report.css!,
+      report.boot,
+      ...report.firstLoadJs,
+    ]
+  ) {
     const f = report.files.find((f) => f.path === path);
     assert.deepEqual(f?.precompressed, ["br", "gzip"], path);
   }
@@ -278,10 +317,10 @@ async function checkPrecompressed(report: BuildReport): Promise<void> {
   for (const copy of onDisk) assert.ok(!list.has(copy), `${copy} is precached`);
   const byPath = new Map(report.files.map((f) => [f.path, f]));
   const brotli = (paths: string[]) => paths.reduce((n, p) => n + byPath.get(p)!.brotliBytes, 0);
-  assert.equal(report.firstLoadJsBrotli, brotli(report.firstLoadJs));
+  assert.equal(report.firstLoadJsBrotli, brotli([report.boot, ...report.firstLoadJs]));
   assert.equal(
     report.firstLoadBrotli,
-    brotli(["/index.html", report.css!, ...report.firstLoadJs]),
+    brotli(["/index.html", report.boot, ...report.firstLoadJs]),
   );
   assert.ok(report.firstLoadJsBrotli < report.firstLoadJsGzip);
 }
@@ -367,8 +406,12 @@ Deno.test({
       for (const flavour of ["preact", "react"] as const) {
         const report = reports[flavour];
         await t.step(
-          `[build] ${flavour}: index.html loads existing hashed files, nothing inline`,
+          `[build] ${flavour}: app.html loads existing hashed files, nothing inline`,
           () => checkShell(report),
+        );
+        await t.step(
+          `[build] ${flavour}: index.html and unlock.html: the stylesheet inline, one boot script`,
+          () => checkStaticShells(report),
         );
         await t.step(
           `[build] ${flavour}: sw.js precaches every built file but the on-demand ones`,
@@ -441,6 +484,7 @@ Deno.test("[build] shell gets external tags only and refuses inline code", () =>
   const out = injectShell(html, {
     js: ["/assets/main-A.js", "/assets/chunk-B.js"],
     css: "/assets/main-C.css",
+    boot: "/assets/boot-D.js",
   });
   assert.equal(
     out,
@@ -450,7 +494,7 @@ Deno.test("[build] shell gets external tags only and refuses inline code", () =>
       '    <script type="module" src="/assets/main-A.js"></script>\n' +
       "  </head>\n</html>",
   );
-  const shell = { js: ["/assets/main-A.js"], css: null };
+  const shell = { js: ["/assets/main-A.js"], css: null, boot: "/assets/boot-D.js" };
   for (
     const bad of [
       "<script>alert(1)</script>",
@@ -460,7 +504,30 @@ Deno.test("[build] shell gets external tags only and refuses inline code", () =>
     ]
   ) {
     assert.throws(() => injectShell(`<head>${bad}</head>`, shell), /inline/);
+    assert.throws(() => injectStaticShell(`<head>${bad}</head>`, shell, "p{}"), /inline/);
   }
+});
+
+Deno.test("[build] the static shells carry the stylesheet inline and the boot script only", () => {
+  const html = "<html>\n  <head>\n    <title>x</title>\n  </head>\n</html>";
+  const shell = {
+    js: ["/assets/main-A.js", "/assets/chunk-B.js", "/assets/chunk-E.js"],
+    css: "/assets/main-C.css",
+    boot: "/assets/boot-D.js",
+  };
+  assert.equal(
+    injectStaticShell(
+      html,
+      shell,
+      "p{color:red}\n/*# sourceMappingURL=/assets/main-C.css.map */\n",
+    ),
+    "<html>\n  <head>\n    <title>x</title>\n" +
+      "    <style>p{color:red}</style>\n" +
+      '    <script type="module" src="/assets/boot-D.js" data-entry="/assets/main-A.js"' +
+      ' data-preload="/assets/chunk-B.js /assets/chunk-E.js"></script>\n' +
+      "  </head>\n</html>",
+  );
+  assert.throws(() => injectStaticShell(html, shell, "p{}</style><script>x</script>"), /inline/);
 });
 
 Deno.test("[sw] API and development pages (every /_ path) are never intercepted; other navigations get the shell", () => {
