@@ -416,7 +416,7 @@ async function copyStatic(
  * Adds the hashed files to the shell's head. Only external scripts and stylesheets: the
  * server's CSP is `script-src 'self'`, so an inline script or style would be blocked.
  */
-export function injectShell(html: string, shell: Shell): string {
+export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): string {
   if (
     /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)
   ) {
@@ -597,7 +597,9 @@ export function formatReport(report: BuildReport): string {
     ...rows.map(line),
     `* first-load JS: ${report.firstLoadJs.length} file(s), ${kb(report.firstLoadJsGzip)} gzip, ` +
     `${kb(report.firstLoadJsBrotli)} br`,
-    `  first visit as sent (index.html with its CSS, boot script, first-load JS): ${kb(report.firstLoadBrotli)} br`,
+    `  first visit as sent (index.html with its CSS, boot script, first-load JS): ${
+      kb(report.firstLoadBrotli)
+    } br`,
     report.flavour === "preact"
       ? `  budget ${kb(report.budgetGzip)} gzip: ${
         report.firstLoadJsGzip <= report.budgetGzip ? "ok" : "OVER"
