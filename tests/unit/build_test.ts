@@ -484,7 +484,6 @@ Deno.test("[build] shell gets external tags only and refuses inline code", () =>
   const out = injectShell(html, {
     js: ["/assets/main-A.js", "/assets/chunk-B.js"],
     css: "/assets/main-C.css",
-    boot: "/assets/boot-D.js",
   });
   assert.equal(
     out,
