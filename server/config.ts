@@ -73,11 +73,11 @@ export const ConfigSchema = z.object({
    */
   DEMO_HISTORY: bool.default(true),
   ORG_FILE: z.string().optional(),
-  /** Lifetime of an emailed activation code (see the README's security model). */
+  /** Lifetime of an emailed activation code (see docs/security.md). */
   CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 14).default(60 * 24),
   /** Lifetime of a code sent through lost activation, bound to the device that asked. */
   BOUND_CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24).default(30),
-  /** Code checks per day for the whole organisation before the safe mode (README). */
+  /** Code checks per day for the whole organisation before the safe mode (docs/security.md). */
   ACTIVATION_CHECKS_PER_DAY: z.coerce.number().int().min(1).max(100_000).default(10),
   /** Bearer tokens unused for this many days stop working. */
   TOKEN_IDLE_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
@@ -139,7 +139,7 @@ export const ConfigSchema = z.object({
    */
   VAPID_SUBJECT: z.string().optional(),
   /**
-   * Push endpoints accepted (README, security model), comma-separated: push services' host
+   * Push endpoints accepted (docs/messages.md, web push), comma-separated: push services' host
    * names (`*.` for a service's subdomains; https on port 443 only) or exact origins (a local
    * test receiver, `http://127.0.0.1:8125`; https only in production). Default: the known
    * push services (server/push/subscription.ts KNOWN_PUSH_HOSTS).

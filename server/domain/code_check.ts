@@ -10,7 +10,7 @@ import { sha256 } from "./secrets.ts";
  * The activation-code check (spec §7 pwacheckvalidation), hardened against brute force.
  * Codes are 5 digits (spec §9), so what an attacker can evaluate is what matters; every
  * check is counted before the code is looked at (GUIDE §5). The arithmetic behind these
- * numbers is in the README's security model.
+ * numbers is in docs/security.md.
  */
 export const CODE_LIMITS = {
   /** Checks by one device id per quarter hour (an attacker rotates ids: a courtesy limit). */
@@ -90,7 +90,7 @@ export async function checkActivationCode(
 }
 
 /**
- * The throttled address's check (README, activation arithmetic): evaluated, never activating
+ * The throttled address's check (docs/security.md, activation codes): evaluated, never activating
  * and never answered apart. A right code is left as it is (strangers guessing it cannot
  * revoke it) and a new code, bound to this device and living beside it, is mailed to its
  * owner, at most {@link CODE_LIMITS.stepUpMailsPerUser} a day. The owner types the mailed

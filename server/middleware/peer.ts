@@ -111,7 +111,7 @@ export function crossSiteWrite(c: Context<AppEnv>): boolean {
  * Development pages (every path starting with "/_": /_outbox, /_issuer): never in
  * production; otherwise only to a direct loopback peer that names a loopback Host (a request
  * relayed by a proxy on this host carries forwarding headers and is not trusted as local; a
- * foreign Host is a rebinding page, README security model) or to a caller presenting
+ * foreign Host is a rebinding page, docs/development.md) or to a caller presenting
  * DEV_SECRET in the `x-dev-secret` header. Anyone else gets the same 404 as a path that does
  * not exist. A write another site sent (a form posting a purchase) is refused with 403.
  */

@@ -24,7 +24,7 @@ const Schema = z.object({
 });
 
 /**
- * The push services' hosts (README, configuration: PUSH_HOSTS), the default allow-list of
+ * The push services' hosts (docs/configuration.md: PUSH_HOSTS), the default allow-list of
  * endpoint hosts: Chromium browsers (Chrome, Opera, Samsung Internet…) FCM; Firefox Mozilla's
  * autopush; Safari Apple's Web Push; Edge on Windows WNS (a host per region).
  */
@@ -76,8 +76,8 @@ export function pushHostList(text: string): string[] {
 }
 
 /**
- * Why a push endpoint is refused, or null (spec §7 pwaregisterpushtoken; README security
- * model: the server POSTs to it, so it must be a real push service). An exact origin of
+ * Why a push endpoint is refused, or null (spec §7 pwaregisterpushtoken; docs/messages.md,
+ * web push: the server POSTs to it, so it must be a real push service). An exact origin of
  * `hosts` is taken as configured; otherwise https on the default port, a public DNS name (no IP
  * literal, no trailing dot, no internal name) that one of `hosts` names.
  */

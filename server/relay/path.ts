@@ -1,5 +1,5 @@
 /**
- * The relay's path rule (README, security model: relay mode). The edge forwards only
+ * The relay's path rule (docs/relay.md: only its two paths). The edge forwards only
  * /bonita/* and /docservice/*, and the path it forwards is the one it checked.
  *
  * Hono routes the raw request path while `new URL()` resolves dot segments (`..`, `.`, and

@@ -1,9 +1,10 @@
 /**
- * The PostgreSQL store beside Deno KV, in one run (README "PostgreSQL as the store"): the
- * same app (in-process, `app.request`, demo organisation) on in-memory Deno KV and on the test
- * PostgreSQL (tests/pg.ts: DATABASE_URL, else a throwaway local cluster), then bare baselines —
- * a Deno.Kv get + checked set, and a bare PostgreSQL transaction doing the same checks (read
- * the record and its version, write it back only if the version is unchanged, SERIALIZABLE).
+ * The PostgreSQL store beside Deno KV, in one run (docs/benchmarks.md, "PostgreSQL against
+ * Deno KV"): the same app (in-process, `app.request`, demo organisation) on in-memory Deno KV
+ * and on the test PostgreSQL (tests/pg.ts: DATABASE_URL, else a throwaway local cluster), then
+ * bare baselines — a Deno.Kv get + checked set, and a bare PostgreSQL transaction doing the
+ * same checks (read the record and its version, write it back only if the version is
+ * unchanged, SERIALIZABLE).
  * The goal: approve on PostgreSQL within 3× that bare transaction. Every figure is printed,
  * within its goal or not; nothing here fails on time.
  */

@@ -1,5 +1,5 @@
 /**
- * The development pages in the app's own browser (README "Try it": buy with the issuer's
+ * The development pages in the app's own browser (docs/development.md: buy with the issuer's
  * test mode). With the service worker controlling the page, navigating to /_issuer shows
  * the issuer's page, not the app shell's PIN pad (the worker lets every "/_" path through to
  * the network), and its form makes a purchase (a same-origin write, which the development
@@ -35,7 +35,7 @@ for (const flavour of FLAVOURS) {
           await p.goto(`${env.url}/_issuer`);
           await waitText(p, "QCard issuer — test mode");
           assert.ok(!(await bodyText(p)).includes("Enter your PIN"), "the app shell answered");
-          // The README's purchase step, by the page's own form.
+          // The purchase step of docs/development.md, by the page's own form.
           const form = 'form[action="/_issuer/purchase"]';
           await p.type(`${form} input[name="amount"]`, "4.20");
           // Submitted by the browser as a click would (its Origin and Sec-Fetch-Site headers).

@@ -1,5 +1,5 @@
 /**
- * Several processes on one KV file (README "Scale out"): opening the file while another
+ * Several processes on one KV file (docs/stores.md "Scale out"): opening the file while another
  * process holds its write lock waits for the lock, as every later call on the handle does,
  * instead of failing at start-up with "database is locked" (seen when two main.ts started
  * together on one file).
