@@ -83,7 +83,11 @@ const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pg
  */
 const PG_SUITES = [
   "session",
-  "requests",
+  "requests_lookups",
+  "requests_create",
+  "requests_submit_edit",
+  "requests_cancel_comments",
+  "requests_input",
   "approvals",
   "cards",
   "transactions",
