@@ -82,7 +82,10 @@ const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pg
  * (scale_out) and a SIGKILL mid-burst (kill_burst).
  */
 const PG_SUITES = [
-  "session",
+  "session_activation",
+  "session_pin",
+  "session_tokens",
+  "session_app",
   "requests_lookups",
   "requests_create",
   "requests_submit_edit",
