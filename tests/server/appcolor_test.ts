@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseOrg } from "../../server/org/schema.ts";
+import { parseOrg } from "../../server/org/parse.ts";
 import { testApp } from "../helpers.ts";
 
 const demo = JSON.parse(await Deno.readTextFile("server/org/demo_org.json"));
