@@ -6,7 +6,7 @@ import { buildMessaging, startDelivery as startWorker } from "./messages/setup.t
 import type { DeliveryWorker } from "./messages/worker.ts";
 import { seedDemoHistory } from "./org/demo_history.ts";
 import { importOrg } from "./org/import.ts";
-import { parseOrg } from "./org/schema.ts";
+import { parseOrg } from "./org/parse.ts";
 import { createIssuer, loadIssuerKey, newIssuerKeyText } from "./issuer/mod.ts";
 import { openKv } from "./store/kv.ts";
 import { createStore } from "./store/mod.ts";

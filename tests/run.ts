@@ -82,9 +82,19 @@ const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pg
  * (scale_out) and a SIGKILL mid-burst (kill_burst).
  */
 const PG_SUITES = [
-  "session",
-  "requests",
-  "approvals",
+  "session_activation",
+  "session_pin",
+  "session_tokens",
+  "session_app",
+  "requests_lookups",
+  "requests_create",
+  "requests_submit_edit",
+  "requests_cancel_comments",
+  "requests_input",
+  "approvals_policies",
+  "approvals_refusals",
+  "approvals_races",
+  "approvals_edit",
   "cards",
   "transactions",
   "documents",

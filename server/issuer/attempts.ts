@@ -5,7 +5,7 @@
  * are per target (the card for CVCs, the cardholder for 3-D Secure), never per caller.
  */
 import { sha256 } from "./encoding.ts";
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 import { PREFIX } from "./records.ts";
 
 export type TryKind = "cvc" | "3ds";

@@ -13,7 +13,7 @@ import {
 } from "./authorization.ts";
 import { sha256 } from "./encoding.ts";
 import type { FxTerms } from "./fx.ts";
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 import { isMcc } from "./params.ts";
 import { type CardRecord, isToken, K } from "./records.ts";
 

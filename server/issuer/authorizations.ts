@@ -41,7 +41,7 @@ import {
 import { backoff, CardLocks } from "./card_lock.ts";
 import { captured, checkAmount, refunded, reversed } from "./events.ts";
 import { convert, termsFor } from "./fx.ts";
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 import { utcDay } from "./params.ts";
 import {
   type CardRecord,

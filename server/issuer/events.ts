@@ -8,7 +8,7 @@
 import type { CaptureParams, RefundParams, ReverseParams } from "./authorization.ts";
 import { type AuthRecord, isMinor, termsOf } from "./auth_records.ts";
 import { convert } from "./fx.ts";
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 
 const state = (m: string) => new IssuerError("invalid_state", m);
 const bad = (m: string) => new IssuerError("invalid_request", m);

@@ -6,7 +6,7 @@
  * Rates are quoted per 1 unit of the base currency (EUR), so a cross rate X → Y is the exact
  * ratio of two table entries, not a rounded intermediate.
  */
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 
 /** ISO 4217 exponents other than 2 (the default). */
 const EXPONENTS: Readonly<Record<string, number>> = {

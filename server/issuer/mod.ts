@@ -18,10 +18,9 @@ export type {
   IssuedCard,
   IssuedLine,
   Issuer,
-  IssuerErrorCode,
   RevealSession,
 } from "./issuer.ts";
-export { isIssuerError, IssuerError } from "./issuer.ts";
+export { isIssuerError, IssuerError, type IssuerErrorCode } from "./errors.ts";
 export type {
   Authorization,
   AuthorizationStatus,

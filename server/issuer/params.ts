@@ -4,7 +4,8 @@
  * idempotency key to the parameters it was first used with.
  */
 import { sha256 } from "./encoding.ts";
-import { type Brand, type CreateCardParams, type FundingLine, IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
+import type { Brand, CreateCardParams, FundingLine } from "./issuer.ts";
 
 export const MAX_LINES = 500;
 const MAX_KEY = 255;

@@ -9,9 +9,9 @@ import {
   type CreateCardParams,
   type IssuedCard,
   type Issuer,
-  IssuerError,
   type RevealSession,
 } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 import { generateCvc, generatePan } from "./pan.ts";
 import { checkNotPast, checkOrder, fingerprint, isDay, utcDay } from "./params.ts";
 import {

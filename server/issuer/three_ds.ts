@@ -4,7 +4,7 @@
  * not open for another holder). A "pending" password waits for the holder's PIN; promoting it
  * makes it the current one in one atomic write.
  */
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 import { PREFIX } from "./records.ts";
 import type { Sealed } from "./vault.ts";
 

@@ -3,7 +3,7 @@
  * token as additional data, so a sealed value copied onto another card does not open). This is
  * the only module that sees them in clear, and only for the time of one call.
  */
-import { IssuerError } from "./issuer.ts";
+import { IssuerError } from "./errors.ts";
 
 /** What KV holds for a card's secrets: version, IV and ciphertext (with its 16-byte tag). */
 export interface Sealed {

@@ -7,7 +7,7 @@ import { parseConfig } from "../config.ts";
 import { makeDeps } from "../boot.ts";
 import { sendActivation } from "../domain/activation.ts";
 import { importOrg } from "./import.ts";
-import { parseOrg } from "./schema.ts";
+import { parseOrg } from "./parse.ts";
 
 const file = Deno.args.find((a) => !a.startsWith("--"));
 if (!file) {

@@ -20,7 +20,7 @@ import { HttpError } from "../errors.ts";
 import { IssuerError } from "../issuer/mod.ts";
 import { EventInput, parseInput, PurchaseInput, RefundInput } from "./input.ts";
 import { capture, purchase, refund, reverse, type TestModeResult } from "./purchases.ts";
-import { overview } from "./routes.ts";
+import { overview } from "./overview.ts";
 
 const USAGE = `usage: deno task issuer cards | transactions [--limit N] | rates
        deno task issuer purchase --card LAST4|OID --amount 12.50 --merchant NAME [options]

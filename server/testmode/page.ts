@@ -5,7 +5,7 @@
  */
 import { minorDigits } from "../../client/lib/currency_units.ts";
 import { type Authorization, formatMinor } from "../issuer/mod.ts";
-import type { Overview } from "./routes.ts";
+import type { Overview } from "./overview.ts";
 
 const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 const money = (n: number, cur: string) => `${esc(n.toFixed(minorDigits(cur)))} ${esc(cur)}`;

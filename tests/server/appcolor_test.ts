@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { brotliDecompressSync } from "node:zlib";
-import { parseOrg } from "../../server/org/schema.ts";
+import { parseOrg } from "../../server/org/parse.ts";
 import { testApp } from "../helpers.ts";
 
 const demo = JSON.parse(await Deno.readTextFile("server/org/demo_org.json"));

@@ -5,13 +5,8 @@
  */
 import assert from "node:assert/strict";
 import demo from "../../server/org/demo_org.json" with { type: "json" };
-import {
-  checkOrgReferences,
-  eligibleApprovers,
-  type Org,
-  OrgFile,
-  parseOrg,
-} from "../../server/org/schema.ts";
+import { type Org, OrgFile } from "../../server/org/schema.ts";
+import { checkOrgReferences, eligibleApprovers, parseOrg } from "../../server/org/parse.ts";
 import { labelIn } from "../../server/org/labels.ts";
 
 // deno-lint-ignore no-explicit-any

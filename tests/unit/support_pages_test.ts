@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { FAQ, type TopicId } from "../../server/support/faq.ts";
+import { FAQ } from "../../server/support/faq.ts";
+import type { TopicId } from "../../server/support/faq/types.ts";
 import {
   renderSupportPage,
   SUPPORT_CSS,

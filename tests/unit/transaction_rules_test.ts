@@ -91,7 +91,7 @@ Deno.test("[transactions] spec §5 'Flip: purpose required'", () => {
 });
 
 Deno.test("[transactions] org file: receiptOverdueDays defaults to 7, blockedMccs to none", async () => {
-  const { parseOrg } = await import("../../server/org/schema.ts");
+  const { parseOrg } = await import("../../server/org/parse.ts");
   const url = new URL("../../server/org/demo_org.json", import.meta.url);
   const file = JSON.parse(await Deno.readTextFile(url));
   assert.equal(parseOrg(file).settings.receiptOverdueDays, 7);
