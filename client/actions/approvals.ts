@@ -18,7 +18,6 @@ import {
 } from "../state/approvals.ts";
 import { editDraft, formError, NO_FILTERS, requestRows } from "../state/requests.ts";
 import { attentionCount, profile } from "../state/session.ts";
-import { refreshOpenCard } from "./cards.ts";
 import {
   askConfirm,
   closeAllSheets,
@@ -32,8 +31,8 @@ import { busy } from "./busy.ts";
 import { cacheFirst } from "./cache.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { editBody, openEdit } from "./request_form.ts";
-import { refreshLists } from "./session.ts";
+import { editBody, openEdit } from "./edit_form.ts";
+import { registerListModel } from "./lists.ts";
 
 // Approval mode (spec §2, §4, §6): the Approvals list and detail, decisions, the reject-note
 // flow and the approver's edit. Same pattern as every screen: api + QCDB → signal models.
@@ -62,14 +61,6 @@ export async function refreshApprovals(opts: { networkFirst?: boolean } = {}): P
   if (mode.value === "approval" && approvalsLoaded.value && !approvalRows.value.length) {
     setMode("request");
   }
-}
-
-/** The header's refresh: the lists of both modes, from the network. */
-export async function refreshAll(): Promise<void> {
-  await Promise.all([
-    refreshLists({ networkFirst: true }).then(refreshOpenCard),
-    refreshApprovals({ networkFirst: true }),
-  ]);
 }
 
 // ---- Mode (spec §2 main menu mode switch, §4 automatic switch, §9 theme colour) ----
@@ -117,6 +108,18 @@ export function resetApprovals(): void {
   teams.value = null;
   setMode("request", false);
 }
+
+// Approval mode's list beside pwalists (actions/lists.ts): opened at unlock in the mode of the
+// last session, switched automatically once both lists are in, refreshed by the header.
+registerListModel({
+  open: async () => {
+    restoreMode();
+    await refreshApprovals();
+  },
+  settled: applyAutoMode,
+  refresh: () => refreshApprovals({ networkFirst: true }),
+  reset: resetApprovals,
+});
 
 // ---- The app-mode hint (spec §2: in a browser, with iOS add-to-home-screen instructions) ----
 

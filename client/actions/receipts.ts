@@ -24,7 +24,7 @@ import { busy } from "./busy.ts";
 import { checkFile, deleteDocument, type Prepared, sendFile } from "./files.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { refreshRequests } from "./requests.ts";
+import { listsChanged } from "./lists.ts";
 
 // Receipts of the transaction on screen (issue 12; spec §2 Transaction detail: receipt
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
@@ -90,7 +90,7 @@ onReplayed("receipt", async (w, answer) => {
     await reloadTransaction(w.target);
     if (txDetail.value?.oid === w.target) await loadReceipts(w.target);
   }
-  await refreshRequests();
+  await listsChanged();
 });
 onReplayed("document", async (w, answer) => {
   const r = uploaded(answer);
@@ -132,7 +132,7 @@ export async function attachReceipt(file: File, prepared?: Prepared): Promise<bo
       setTimeout(() => (receiptUpload.value = null), 600);
     }
   });
-  await Promise.all([loadReceipts(txOid), refreshRequests()]);
+  await Promise.all([loadReceipts(txOid), listsChanged()]);
   return done === true;
 }
 
@@ -160,7 +160,7 @@ export function removeReceipt(receipt: Receipt): void {
           pushBanner(messageOf(err));
         }
       });
-      await Promise.all([loadReceipts(txOid), refreshRequests(), reloadTransaction(txOid)]);
+      await Promise.all([loadReceipts(txOid), listsChanged(), reloadTransaction(txOid)]);
     },
   });
 }

@@ -16,7 +16,6 @@ import {
   detail,
   type Draft,
   draft,
-  type EditDraft,
   editDraft,
   emptyDraft,
   fieldErrors,
@@ -36,7 +35,9 @@ import {
   loadTypes,
 } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { applied, refreshRequests } from "./requests.ts";
+import { editBody, openEdit } from "./edit_form.ts";
+import { listsChanged } from "./lists.ts";
+import { applied } from "./request_applied.ts";
 
 // The create and edit request forms (spec §2, §4, §5).
 
@@ -232,11 +233,9 @@ async function createAndSubmit(): Promise<void> {
       );
     }
     closeSheet();
-    await refreshRequests();
+    await listsChanged();
   });
 }
-
-/** Re-reads pwalists (the session action owns it). */
 
 // ---- Edit request (spec §2, §4, §5) ----
 
@@ -316,38 +315,6 @@ export function saveDraftEdit(): void {
       formError.value = messageOf(err);
     }
   });
-}
-
-/** Opens the edit form on a draft, with its cost centers and codes loaded. */
-export async function openEdit(d: EditDraft): Promise<void> {
-  formError.value = null;
-  editDraft.value = d;
-  openSheet({ kind: "edit" });
-  await loadCostCenters(d.typeOid);
-  if (d.costCenterOid) await loadCodes(d.typeOid, d.costCenterOid);
-}
-
-export async function setEditCostCenter(oid: string | null): Promise<void> {
-  const d = editDraft.value;
-  if (!d) return;
-  patchEdit({ costCenterOid: oid });
-  patchEdit(await codesForCostCenter(d.typeOid, oid, editDraft.value ?? d));
-}
-
-export function patchEdit(p: Partial<NonNullable<typeof editDraft.value>>): void {
-  if (editDraft.value) editDraft.value = { ...editDraft.value, ...p };
-  formError.value = null;
-}
-
-/** What an edit sends (spec §2 edit request: purpose, cost center, GL code, project code). */
-export function editBody(d: EditDraft) {
-  return {
-    oid: d.oid,
-    purpose: d.purpose,
-    costCenterOid: d.costCenterOid,
-    GLOid: d.GLOid,
-    projectOid: d.projectOid,
-  };
 }
 
 /**

@@ -6,8 +6,8 @@ import { resetWallet } from "../state/wallet.ts";
 import { resetTransactions } from "./transaction_lists.ts";
 
 // The Requests list's rows as pwalists gives them (spec §2), apart from the request actions
-// (requests.ts): the session shows and clears them without loading those, so the PIN pad's
-// first load does not carry the request screens' code.
+// (requests.ts): the lists loader (lists.ts) shows and clears them without loading those, so
+// the PIN pad's first load does not carry the request screens' code.
 
 /** Called with pwalists' rows (from the cache, then from the network). */
 export function showRequests(rows: ExpenseRow[]): void {

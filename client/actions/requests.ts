@@ -1,5 +1,5 @@
 import { noteCommentUpload } from "./comment_upload.ts";
-import { type ExpenseRequest, requests as api } from "../api/contract/requests.ts";
+import { requests as api } from "../api/contract/requests.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { detail, requestRows } from "../state/requests.ts";
@@ -9,14 +9,9 @@ import { busy } from "./busy.ts";
 import { dropComment, sendComment } from "./comments.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { refreshLists } from "./session.ts";
+import { applied } from "./request_applied.ts";
 
 // The Requests list and the request detail (spec §2); the forms are in request_form.ts.
-
-/** Re-reads pwalists after a write, whose result is already on screen. */
-export async function refreshRequests(): Promise<void> {
-  await refreshLists({ networkFirst: true });
-}
 
 // ---- Request detail (spec §2) ----
 
@@ -56,13 +51,6 @@ async function loadComments(oid: string): Promise<void> {
       setDetail(oid, { comments: d.comments });
     },
   );
-}
-
-/** After a write: the detail shows the server's answer and the list is refreshed. */
-export async function applied(r: ExpenseRequest): Promise<void> {
-  setDetail(r.oid, { entity: r });
-  requestRows.value = requestRows.value.map((x) => x.oid === r.oid ? { ...x, ...r } : x);
-  await refreshRequests();
 }
 
 export function addComment(text: string): Promise<boolean> {

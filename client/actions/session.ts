@@ -1,7 +1,4 @@
-import type * as z from "zod/mini";
-import { accounting } from "../state/receipts.ts";
-import type { session as Contract } from "../api/contract/session.ts";
-import { sessionCalls as session, sessionContract } from "../api/session_calls.ts";
+import { sessionCalls as session } from "../api/session_calls.ts";
 import { ApiError, call, credentials, NetworkError } from "../api/http.ts";
 import { WrongKeyError } from "../crypto/device_key.ts";
 import { applyTranslation, t } from "../i18n/index.ts";
@@ -10,7 +7,6 @@ import { rememberedSupportUrl, rememberSupportUrl } from "../i18n/support_link.t
 import { checkPin } from "../lib/pin_rules.ts";
 import {
   appConfig,
-  fromCache,
   padMessage,
   phase,
   pinConfirming,
@@ -19,9 +15,9 @@ import {
   shakeCount,
   supportUrl,
 } from "../state/session.ts";
-import { askConfirm, dropBanners, panel, pushBanner } from "../state/ui.ts";
+import { askConfirm, panel } from "../state/ui.ts";
 import { busy } from "./busy.ts";
-import { readCache, writeCache } from "./cache.ts";
+import { onListsRefused, openLists, resetLists } from "./lists.ts";
 import { messageOf } from "./messages.ts";
 import {
   adoptSession,
@@ -41,15 +37,6 @@ import {
 
 /** spec §4/§9: five wrong PINs wipe the device. */
 export const MAX_PIN_FAILURES = 5;
-/** QCDB `lists` key of pwalists (its transactions are under their own keys). */
-const LISTS_KEY = "pwalists";
-/**
- * The lists' code (rows, transactions cache): not needed to type a PIN, so it is left out of
- * the first load and fetched with the lists (the main screen's chunk has it by then).
- */
-const requestRows = () => import("./request_rows.ts");
-const transactionLists = () => import("./transaction_lists.ts");
-
 /** The code being activated: needed again to confirm the PIN (spec §7 pwaconfirmpin). */
 let pendingCode: string | null = null;
 
@@ -259,13 +246,14 @@ async function refused(): Promise<void> {
   logout();
   padMessage.value = t("pin.unlockedElsewhere");
 }
+// The lists are the calls that meet a refused token first (spec §8).
+onListsRefused(refused);
 
 export async function wipeAndRestart(message: string): Promise<void> {
   await wipeLocalData();
   await ensureDeviceId();
   profile.value = null;
-  void requestRows().then((m) => m.resetRequests()).catch(() => {/* nothing was listed */});
-  void import("./approvals.ts").then((m) => m.resetApprovals());
+  resetLists();
   pinLength.value = 6;
   phase.value = "activate";
   fail(message);
@@ -274,97 +262,15 @@ export async function wipeAndRestart(message: string): Promise<void> {
 /** Unlocked: load the lists (cache first), check the registration, refresh the translation. */
 export async function enterMain(): Promise<void> {
   phase.value = "main";
-  // Approval mode is in the main screen's chunk (fetched while the PIN was typed); the
-  // request lists do not wait for it.
-  const approvals = import("./approvals.ts");
-  const loadApprovals = async () => {
-    const a = await approvals;
-    a.restoreMode();
-    await a.refreshApprovals();
-  };
-  // spec §2/§4: the automatic mode switch once both lists are in.
-  const lists = Promise.allSettled([refreshLists(), loadApprovals()])
-    .then(async () => (await approvals).applyAutoMode());
+  // Approval mode is in the main screen's chunk (fetched while the PIN was typed): loading it
+  // registers its list model (actions/lists.ts); the request lists do not wait for it.
+  const models = import("./approvals.ts");
   await Promise.allSettled([
-    lists,
+    openLists(models),
     loadTranslation(),
     loadSupportUrl(),
     checkRegistered(),
   ]);
-}
-
-type Lists = z.infer<typeof Contract.lists.response>;
-
-function showLists(
-  data: Lists,
-  showRequests: (rows: Lists["expenses"]["expenseslist"]) => void,
-): void {
-  profile.value = {
-    username: data.username,
-    fname: data.fname,
-    lname: data.lname,
-    canRequest: data.canRequest,
-  };
-  accounting.value = {
-    vatMode: data.vatMode,
-    accountingCodeEnabled: data.accountingCodeEnabled,
-    typeEnabled: data.typeEnabled,
-    limitReceiptAttachementFormat: data.limitReceiptAttachementFormat,
-  };
-  showRequests(data.expenses.expenseslist);
-}
-
-/**
- * pwalists, cache first; `networkFirst` after a write, whose result is already on screen.
- * Its transactions are cached under their own keys (actions/transaction_lists.ts): the
- * newest ones are shown with the requests, every one right after the first paint.
- */
-export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promise<void> {
-  let fresh = false;
-  // Marks read by `deno task bench` (Requests and Transactions from cache).
-  if (!opts.networkFirst) performance.mark("qc:lists:cache-read");
-  const modules = Promise.all([requestRows(), transactionLists(), sessionContract()]);
-  const fromCached = async (): Promise<void> => {
-    const [{ showRequests }, txl, contract] = await modules;
-    const [data, head] = await Promise.all([
-      readCache("lists", LISTS_KEY, contract.lists.response),
-      txl.readCachedHead(),
-    ]);
-    if (!data || fresh) return;
-    performance.mark("qc:lists:cache-shown");
-    showLists(data, showRequests);
-    // A cache written before transactions had their own keys still has them inline.
-    if (head) txl.showTransactions(head.rows, head.attention);
-    else txl.showTransactions(data.transactions.receiptslist);
-    if (head) txl.afterPaint(() => void txl.showAllCachedTransactions(() => fresh));
-  };
-  try {
-    if (!opts.networkFirst) await fromCached();
-    try {
-      const [data, [{ showRequests }, txl]] = await Promise.all([call(session.lists), modules]);
-      fresh = true;
-      // The server answers again: 'offline' and 'could not be reached' messages are stale.
-      dropBanners([t("common.offline"), t("common.networkError")]);
-      showLists(data, showRequests);
-      txl.showTransactions(data.transactions.receiptslist);
-      fromCache.value = false;
-      await Promise.all([
-        writeCache("lists", LISTS_KEY, {
-          ...data,
-          transactions: { receiptslist: [] },
-        }),
-        txl.writeCachedTransactions(data.transactions.receiptslist),
-      ]);
-    } catch (err) {
-      if (!(err instanceof NetworkError)) throw err;
-      if (opts.networkFirst) await fromCached();
-      fromCache.value = true;
-      pushBanner(t("common.offline"));
-    }
-  } catch (err) {
-    if (err instanceof ApiError && err.status === 401) return await refused();
-    pushBanner(messageOf(err));
-  }
 }
 
 async function loadSupportUrl(): Promise<void> {
@@ -390,8 +296,7 @@ async function checkRegistered(): Promise<void> {
 export function logout(): void {
   lock();
   profile.value = null;
-  void requestRows().then((m) => m.resetRequests()).catch(() => {/* nothing was listed */});
-  void import("./approvals.ts").then((m) => m.resetApprovals());
+  resetLists();
   panel.value = null;
   padMessage.value = null;
   phase.value = storedPinLength() ? "unlock" : "activate";

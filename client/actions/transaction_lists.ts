@@ -5,7 +5,7 @@ import { flipDraft, transactionRows, txDetail, txSearch } from "../state/transac
 import { readCache, writeCache } from "./cache.ts";
 
 // The transactions' part of pwalists (issue 11). Kept apart from actions/transactions.ts so
-// the lists loader (actions/session.ts) can apply them without an import circle.
+// the lists loader (actions/lists.ts) can apply them without an import circle.
 
 /** Called with pwalists' `transactions.receiptslist` (from the cache, then from the network). */
 export function showTransactions(rows: TransactionRow[], attention?: number): void {

@@ -20,7 +20,8 @@ import { loadReceipts } from "./receipts.ts";
 import { dropComment, sendComment } from "./comments.ts";
 import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { openDetail, refreshRequests } from "./requests.ts";
+import { listsChanged } from "./lists.ts";
+import { openDetail } from "./requests.ts";
 
 // Card transactions (issue 11; spec §2 Transaction detail and Flip form, §4 Moved and Flip,
 // §5 Flip purpose required). The list itself comes with pwalists (transaction_lists.ts).
@@ -162,7 +163,7 @@ export async function submitFlip(): Promise<void> {
   });
   if (!made) return;
   flipDraft.value = null;
-  await refreshRequests();
+  await listsChanged();
   closeAllSheets();
   showNotice(t("flip.done", { what: requestWords(made, formatLocale()) }));
   await openDetail(made.oid);

@@ -39,7 +39,7 @@ import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { refreshRequests } from "./requests.ts";
+import { listsChanged } from "./lists.ts";
 
 // VAT of the transaction on screen (issue 12; spec §2 VAT choice and VAT side panel simple
 // and advanced, §4 VAT flag and lines, §5 VAT panel, §9 3 lines and 6 characters; §7
@@ -62,7 +62,7 @@ onReplayed("review", async (w, answer) => {
   const list = (answer as { transactions?: Transaction[] } | undefined)?.transactions ?? [];
   const done = list.find((x) => x.oid === w.target);
   if (done) showTransaction(done);
-  await refreshRequests();
+  await listsChanged();
 });
 
 /** One VAT write: what it is, its call and how it shows while it waits. */
@@ -300,5 +300,5 @@ export async function submitVat(): Promise<void> {
   closeSheet();
   if (ok === "queued") return;
   showNotice(t("vat.saved"));
-  await refreshRequests();
+  await listsChanged();
 }

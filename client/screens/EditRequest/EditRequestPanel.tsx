@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { patchEdit, saveEdit, setEditCostCenter } from "../../actions/request_form.ts";
+import { patchEdit, setEditCostCenter } from "../../actions/edit_form.ts";
+import { saveEdit } from "../../actions/request_form.ts";
 import { saveApprovalEdit } from "../../actions/approvals.ts";
 import { t } from "../../i18n/index.ts";
 import { editDraft, formError } from "../../state/requests.ts";

@@ -1,7 +1,8 @@
 import { useEffect, useRef } from "react";
 import { signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { refreshAll, setMode } from "../../actions/approvals.ts";
+import { setMode } from "../../actions/approvals.ts";
+import { refreshAll } from "../../actions/lists.ts";
 import { startCreate } from "../../actions/request_form.ts";
 import { takeShortcut } from "../../actions/shortcuts.ts";
 import { PullToRefresh } from "../../components/PullToRefresh.tsx";
