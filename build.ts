@@ -226,6 +226,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       QC_PDF_WASM_URL: JSON.stringify(pdfjs.wasmUrl),
       QC_VERSION: JSON.stringify(release.version),
       QC_RELEASED: JSON.stringify(release.released),
+      QC_SOURCE_HASH: JSON.stringify(await sourceHash()),
     },
     loader: {
       ".png": "file",
@@ -623,6 +624,24 @@ export function releaseFor(date: Date, version?: string): Release {
     version: version ?? `${MAJOR_VERSION}.${two(y % 100)}.${two(m)}${two(d)}`,
     released: `${two(d)}-${two(m)}-${y}`,
   };
+}
+
+/**
+ * A fingerprint of the client's sources and the locked dependencies (zod's among them): the
+ * app stamps what it caches with it (client/actions/cache.ts), so data cached by this very
+ * code, checked against its schemas when it arrived, is not checked again on every start.
+ */
+export async function sourceHash(): Promise<string> {
+  const files: string[] = [];
+  for await (const file of walk(join(ROOT, "client"))) {
+    if (/\.(?:ts|tsx|css)$/.test(file)) files.push(file);
+  }
+  files.sort();
+  const h = createHash("sha256");
+  for (const file of [...files, join(ROOT, "package-lock.json")]) {
+    h.update(relative(ROOT, file)).update("\0").update(await Deno.readFile(file)).update("\0");
+  }
+  return h.digest("hex").slice(0, 16);
 }
 
 /**
