@@ -7,7 +7,7 @@ import { translate } from "../i18n.ts";
 import type { Team } from "../store/org.ts";
 import type { TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
-import { canSee } from "./approvals.ts";
+import { canSee } from "./approval_rules.ts";
 import { RETRIES } from "./request_checks.ts";
 import {
   declarationMode,

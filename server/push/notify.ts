@@ -3,7 +3,7 @@ import { fromMinor } from "../../client/lib/currency_units.ts";
 import { cutReason, TX_STATUS } from "../../client/lib/transaction_rules.ts";
 import { type PushKind, pushLink, type PushPayload, pushTag } from "../../client/lib/push_links.ts";
 import type { DomainEvent } from "../domain/events.ts";
-import { approvalFlags } from "../domain/approvals.ts";
+import { approvalFlags } from "../domain/approval_rules.ts";
 import type { Deps } from "../env.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import type { Team } from "../store/org.ts";
