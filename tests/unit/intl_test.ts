@@ -271,6 +271,7 @@ const FORBIDDEN: { what: string; re: RegExp; allowed: Record<string, string> }[]
       "client/lib/money.ts": "spec §3 fullamount/fractionamount wire fields, not shown",
       "client/lib/transaction_view.ts": "search matching of typed amounts, not shown",
       "client/lib/jpeg_pdf.ts": "PDF page coordinates in the file's syntax, not shown",
+      "client/build/report.ts": "the build's size table in a terminal, not the app",
     },
   },
   { what: "toLocale*String outside the module", re: /\.toLocale\w*String\(/, allowed: {} },
@@ -292,6 +293,7 @@ const FORBIDDEN: { what: string; re: RegExp; allowed: Record<string, string> }[]
       "client/lib/dates.ts": "isoDay writes the machine form YYYY-MM-DD, not shown",
       "client/actions/capture.ts":
         "a receipt's file name (receipt-YYYY-MM-DD-HHmm), a machine form",
+      "client/build/release.ts": "spec §1's fixed release label (2.yy.MMdd, dd-MM-yyyy), at build",
     },
   },
   {

@@ -1,0 +1,165 @@
+/**
+ * Build code (run by Deno from build.ts, never bundled into the app): the shells — index.html,
+ * unlock.html and app.html with the hashed files of this build — and the static files.
+ */
+import type * as esbuild from "esbuild";
+import { dirname, join, relative, resolve } from "node:path";
+import { ROOT, toUrlPath, walk } from "./files.ts";
+import type { Release } from "./release.ts";
+
+/** The output of `entry` first, then every output it imports statically (transitively). */
+export function staticGraph(meta: esbuild.Metafile, entry: string): string[] {
+  const found = Object.entries(meta.outputs).find(([, o]) => o.entryPoint === entry);
+  if (!found) throw new Error(`esbuild produced no output for ${entry}`);
+  const seen = new Set<string>();
+  const walk = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    for (const imp of meta.outputs[output]?.imports ?? []) {
+      if (imp.kind === "import-statement" && !imp.external) walk(imp.path);
+    }
+  };
+  walk(found[0]);
+  return [...seen];
+}
+
+/** The hashed files index.html loads. */
+export interface Shell {
+  /** Entry first, then every chunk it imports statically (transitively). */
+  js: string[];
+  css: string | null;
+  /** The static shells' script (client/boot.ts), which loads `js` after the first paint. */
+  boot: string;
+}
+
+/** Reads `entryModule`'s static import graph and stylesheet out of esbuild's metafile. */
+export function shellFiles(
+  meta: esbuild.Metafile,
+  outDir: string,
+  entryModule: string,
+  boot: string,
+): Shell {
+  const urlOf = (output: string) => toUrlPath(outDir, resolve(ROOT, output));
+  const outputs = Object.entries(meta.outputs);
+  const entry = outputs.find(([, o]) => o.entryPoint === entryModule);
+  if (!entry) throw new Error(`esbuild produced no output for ${entryModule}`);
+
+  const seen = new Set<string>();
+  const walk = (output: string) => {
+    if (seen.has(output)) return;
+    seen.add(output);
+    for (const imp of meta.outputs[output]?.imports ?? []) {
+      if (imp.kind === "import-statement" && !imp.external) walk(imp.path);
+    }
+  };
+  walk(entry[0]);
+
+  const css = entry[1].cssBundle ?? null;
+  // esbuild emits CSS reached only through import() as a separate file that nothing loads.
+  const strayCss = outputs.map(([p]) => p).filter((p) => p.endsWith(".css") && p !== css);
+  if (strayCss.length) {
+    throw new Error(
+      `CSS imported only from lazily loaded code would never be applied: ${strayCss.join(", ")}.` +
+        ` Import it from a module that ${entryModule} imports statically.`,
+    );
+  }
+  return { js: [...seen].map(urlOf), css: css ? urlOf(css) : null, boot };
+}
+
+/**
+ * Copies static/ into outDir; index.html gets the stylesheet, preloads and entry script, and
+ * the activation screen's markup in its root (a first visit paints it before any script).
+ * Two more shells: `unlock.html` with the PIN pad (the server answers it to a navigation that
+ * carries the PIN length cookie, spec §4) and `app.html` with an empty root (the service
+ * worker's shell: it cannot read the cookies on every phone, so the app renders the screen).
+ */
+export async function copyStatic(
+  from: string,
+  to: string,
+  shell: Shell,
+  release: Release,
+): Promise<void> {
+  const { renderFirstScreen } = await import("../app/static_shell.tsx");
+  for await (const file of walk(from)) {
+    const target = join(to, relative(from, file));
+    await Deno.mkdir(dirname(target), { recursive: true });
+    if (relative(from, file) === "index.html") {
+      const source = await Deno.readTextFile(file);
+      const css = shell.css ? await Deno.readTextFile(join(to, shell.css)) : null;
+      const html = injectStaticShell(source, shell, css);
+      await Deno.writeTextFile(target, fillRoot(html, renderFirstScreen("activate", release)));
+      await Deno.writeTextFile(
+        join(to, UNLOCK_SHELL),
+        fillRoot(html, renderFirstScreen("unlock", release)),
+      );
+      await Deno.writeTextFile(join(to, APP_SHELL), injectShell(source, shell));
+    } else {
+      await Deno.copyFile(file, target);
+    }
+  }
+}
+
+/**
+ * Adds the hashed files to the shell's head. Only external scripts and stylesheets: the
+ * server's CSP is `script-src 'self'`, so an inline script or style would be blocked.
+ */
+export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): string {
+  if (
+    /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)
+  ) {
+    throw new Error(
+      "static/index.html must not contain inline scripts, styles or handlers",
+    );
+  }
+  if (!html.includes("</head>")) {
+    throw new Error("static/index.html has no </head>");
+  }
+  const [entry, ...chunks] = shell.js;
+  const tags = [
+    ...(shell.css ? [`<link rel="stylesheet" href="${shell.css}">`] : []),
+    ...chunks.map((src) => `<link rel="modulepreload" href="${src}">`),
+    `<script type="module" src="${entry}"></script>`,
+  ];
+  return html.replace(
+    /([ \t]*)<\/head>/,
+    (_, indent: string) => `${tags.map((t) => `${indent}  ${t}\n`).join("")}${indent}</head>`,
+  );
+}
+
+/**
+ * The head of the static shells (`index.html`, `unlock.html`: a first visit, no service
+ * worker yet): the stylesheet inline, so the first screen paints when the HTML arrives, and
+ * one script, client/boot.ts, which fetches the entry and its chunks after that paint. The
+ * server's CSP names the inline stylesheet by its SHA-256 (server/routes/static.ts); scripts
+ * stay external (`script-src 'self'`).
+ */
+export function injectStaticShell(html: string, shell: Shell, css: string | null): string {
+  injectShell(html, shell); // the same checks of static/index.html
+  if (css?.includes("</style")) throw new Error("the stylesheet cannot be inlined: </style");
+  const [entry, ...chunks] = shell.js;
+  const tags = [
+    // The source map comment's URL would be read relative to the page: left out.
+    ...(css === null
+      ? []
+      : [`<style>${css.replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$/, "").trimEnd()}</style>`]),
+    `<script type="module" src="${shell.boot}" data-entry="${entry}" data-preload="${
+      chunks.join(" ")
+    }"></script>`,
+  ];
+  return html.replace(
+    /([ \t]*)<\/head>/,
+    (_, indent: string) => `${tags.map((t) => `${indent}  ${t}\n`).join("")}${indent}</head>`,
+  );
+}
+
+/** The shell with the PIN pad's markup, for a navigation with the PIN length cookie. */
+export const UNLOCK_SHELL = "unlock.html";
+/** The shell with an empty root, which the service worker answers navigations with. */
+export const APP_SHELL = "app.html";
+
+/** Puts `markup` into the shell's empty `<div id="root"></div>`. */
+export function fillRoot(html: string, markup: string): string {
+  const empty = '<div id="root"></div>';
+  if (!html.includes(empty)) throw new Error(`static/index.html has no ${empty}`);
+  return html.replace(empty, () => `<div id="root">${markup}</div>`);
+}
