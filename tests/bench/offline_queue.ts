@@ -20,6 +20,11 @@ const WRITES = 100;
 
 /** Writes one comment in the open transaction's box and waits until it shows as pending. */
 async function comment(p: Page, text: string): Promise<void> {
+  // The box is cleared once the previous comment is queued: typing before that loses letters.
+  await p.waitForFunction(() =>
+    (document.querySelector(".side-panel.open .comment-box textarea") as HTMLTextAreaElement | null)
+      ?.value === ""
+  );
   await fill(p, "Add a comment", text);
   await tap(p, "Send");
   await p.waitForFunction(
