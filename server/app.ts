@@ -9,7 +9,7 @@ import { idempotency } from "./middleware/idempotency.ts";
 import { documentRoutes } from "./routes/documents.ts";
 import { docServiceRoutes } from "./docservice/routes.ts";
 import { edgePushEnabled, edgePushRoutes, recordEdgeRegistration } from "./push/edge.ts";
-import { UPLOAD_PATH } from "../client/api/contract/documents.ts";
+import { UPLOAD_PATH } from "../client/shared/contract/documents.ts";
 import { vatRoutes } from "./routes/vat.ts";
 import { devOnly, relayedAcceptEncoding } from "./middleware/peer.ts";
 import { compress } from "./middleware/compress.ts";

@@ -1,14 +1,14 @@
-import { en, type TranslationKey } from "../client/i18n/locales/en.ts";
-import { format } from "../client/i18n/format.ts";
+import { en, type TranslationKey } from "../client/shared/i18n/locales/en.ts";
+import { format } from "../client/shared/i18n/format.ts";
 
 export type Dict = Record<string, string>;
 
 /** Locales the server can serve; each module is loaded once, on first use. */
 const loaders: Record<string, () => Promise<Dict>> = {
   en: () => Promise.resolve(en),
-  fr: async () => (await import("../client/i18n/locales/fr.ts")).fr,
-  de: async () => (await import("../client/i18n/locales/de.ts")).de,
-  es: async () => (await import("../client/i18n/locales/es.ts")).es,
+  fr: async () => (await import("../client/shared/i18n/locales/fr.ts")).fr,
+  de: async () => (await import("../client/shared/i18n/locales/de.ts")).de,
+  es: async () => (await import("../client/shared/i18n/locales/es.ts")).es,
 };
 export const LOCALES = Object.keys(loaders);
 export type Locale = "en" | "fr" | "de" | "es";

@@ -1,10 +1,10 @@
-import { type ApprovalRequest, approvals as api } from "../api/contract/approvals.ts";
-import { requests as requestsApi } from "../api/contract/requests.ts";
+import { type ApprovalRequest, approvals as api } from "../shared/contract/approvals.ts";
+import { requests as requestsApi } from "../shared/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
 import { formatLocale } from "../i18n/display.ts";
 import { t, type TranslationKey } from "../i18n/index.ts";
 import { isAppMode, type Mode, modeAfterLoad, THEME_COLOR } from "../lib/mode.ts";
-import { checkEdit } from "../lib/request_rules.ts";
+import { checkEdit } from "../shared/request_rules.ts";
 import { requestWords } from "../lib/words.ts";
 import {
   approvalDetail,

@@ -1,10 +1,10 @@
 import { noteCommentUpload } from "./comment_upload.ts";
-import { Card, cards as api, RevealedCard } from "../api/contract/cards.ts";
-import { requests as reqApi } from "../api/contract/requests.ts";
+import { Card, cards as api, RevealedCard } from "../shared/contract/cards.ts";
+import { requests as reqApi } from "../shared/contract/requests.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { CARD_REVEAL_MS, maskedNumber } from "../lib/cards.ts";
-import { newRevealKey, openWithKey } from "../lib/reveal_cipher.ts";
+import { newRevealKey, openWithKey } from "../shared/reveal_cipher.ts";
 import { detail, requestRows } from "../state/requests.ts";
 import {
   askConfirm,

@@ -1,4 +1,4 @@
-import type { Comment } from "../api/contract/requests.ts";
+import type { Comment } from "../shared/contract/requests.ts";
 import { txDetail } from "../state/transactions.ts";
 
 // What happens on screen when a comment queued offline lands (issue 13). Apart from

@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
-import { CommentUploadBody, commentUploadPath } from "../api/contract/requests.ts";
-import { endpoint } from "../api/contract/endpoint.ts";
+import { CommentUploadBody, commentUploadPath } from "../shared/contract/requests.ts";
+import { endpoint } from "../shared/contract/endpoint.ts";
 import { call } from "../api/http.ts";
 
 // spec §7 comment upload: POST to a URL the server supplies {oid, entityType 'expense',

@@ -1,5 +1,5 @@
-import { requests as reqApi } from "../api/contract/requests.ts";
-import { transactions as txApi } from "../api/contract/transactions.ts";
+import { requests as reqApi } from "../shared/contract/requests.ts";
+import { transactions as txApi } from "../shared/contract/transactions.ts";
 import { call, NetworkError } from "../api/http.ts";
 import { pushBanner } from "../state/ui.ts";
 import { busy } from "./busy.ts";

@@ -1,5 +1,5 @@
-import { type DeclarationReview, declarations as api } from "../api/contract/declarations.ts";
-import type { Transaction } from "../api/contract/transactions.ts";
+import { type DeclarationReview, declarations as api } from "../shared/contract/declarations.ts";
+import type { Transaction } from "../shared/contract/transactions.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { transactionAttention } from "../state/session.ts";

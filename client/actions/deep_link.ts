@@ -1,4 +1,4 @@
-import { parsePushLink } from "../lib/push_links.ts";
+import { parsePushLink } from "../shared/push_links.ts";
 import { openApproval } from "./approvals.ts";
 import { openDetail } from "./requests.ts";
 import { openTransaction } from "./transactions.ts";

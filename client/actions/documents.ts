@@ -1,4 +1,4 @@
-import { type DocumentInfo, documents as api } from "../api/contract/documents.ts";
+import { type DocumentInfo, documents as api } from "../shared/contract/documents.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { docPanel, type DocPanelState, type OpenedFile } from "../state/receipts.ts";

@@ -1,4 +1,8 @@
-import { documents as api, UPLOAD_PATH, type UploadResponse } from "../api/contract/documents.ts";
+import {
+  documents as api,
+  UPLOAD_PATH,
+  type UploadResponse,
+} from "../shared/contract/documents.ts";
 import { deleteRemote, uploadFile } from "../api/files.ts";
 import { call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";

@@ -1,5 +1,5 @@
 import type * as z from "zod/mini";
-import type { session as Contract } from "../api/contract/session.ts";
+import type { session as Contract } from "../shared/contract/session.ts";
 import { sessionCalls as session, sessionContract } from "../api/session_calls.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";

@@ -1,5 +1,5 @@
 import type * as z from "zod/mini";
-import { type Code, requests as api } from "../api/contract/requests.ts";
+import { type Code, requests as api } from "../shared/contract/requests.ts";
 import { call } from "../api/http.ts";
 import type { CachedStore } from "../db/qcdb.ts";
 import { currencies } from "../state/requests.ts";

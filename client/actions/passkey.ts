@@ -5,7 +5,7 @@
  * Options. The PRF output lives in local variables of this module only: never stored, logged
  * or sent (the JSON sent to the server carries empty extension results).
  */
-import { passkey } from "../api/contract/passkey.ts";
+import { passkey } from "../shared/contract/passkey.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
 import { wrongKey, WrongKeyError } from "../crypto/device_key.ts";
 import {

@@ -1,4 +1,4 @@
-import { session } from "../api/contract/session.ts";
+import { session } from "../shared/contract/session.ts";
 import { call, credentials } from "../api/http.ts";
 import { COOKIE_NAMES, deleteCookie, getCookie, setCookie } from "../lib/cookies.ts";
 import { fromBase64Url } from "../crypto/device_key.ts";

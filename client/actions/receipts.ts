@@ -4,9 +4,9 @@ import {
   PREVIEW_PATH,
   PREVIEW_SIZE,
   RECEIPT_NOTE_MAX,
-} from "../api/contract/documents.ts";
-import type { Receipt } from "../api/contract/documents.ts";
-import type { UploadResponse } from "../api/contract/documents.ts";
+} from "../shared/contract/documents.ts";
+import type { Receipt } from "../shared/contract/documents.ts";
+import type { UploadResponse } from "../shared/contract/documents.ts";
 import { fetchFile } from "../api/files.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
@@ -166,7 +166,7 @@ export function removeReceipt(receipt: Receipt): void {
 }
 
 async function reloadTransaction(oid: string): Promise<void> {
-  const { transactions } = await import("../api/contract/transactions.ts");
+  const { transactions } = await import("../shared/contract/transactions.ts");
   try {
     const r = await call(transactions.transaction, { query: { oid } });
     if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, tx: r.transaction };

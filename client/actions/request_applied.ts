@@ -1,4 +1,4 @@
-import type { ExpenseRequest } from "../api/contract/requests.ts";
+import type { ExpenseRequest } from "../shared/contract/requests.ts";
 import { detail, requestRows } from "../state/requests.ts";
 import { listsChanged } from "./lists.ts";
 

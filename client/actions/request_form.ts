@@ -1,17 +1,17 @@
-import type { ExpenseRequest } from "../api/contract/requests.ts";
-import { requests as api } from "../api/contract/requests.ts";
+import type { ExpenseRequest } from "../shared/contract/requests.ts";
+import { requests as api } from "../shared/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
 import { locale, t, type TranslationKey } from "../i18n/index.ts";
 import { formatLocale, formatMoney } from "../i18n/display.ts";
-import { budgetTotal, generateBudget, planOfLines } from "../lib/budget.ts";
-import { parseAmount } from "../lib/money.ts";
+import { budgetTotal, generateBudget, planOfLines } from "../shared/budget.ts";
+import { parseAmount } from "../shared/money.ts";
 import { requestWords } from "../lib/words.ts";
 import {
   checkCreateFields,
   checkEdit,
   type CreateField,
   type Violation,
-} from "../lib/request_rules.ts";
+} from "../shared/request_rules.ts";
 import {
   detail,
   type Draft,

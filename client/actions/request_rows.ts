@@ -1,4 +1,4 @@
-import type { ExpenseRow } from "../api/contract/requests.ts";
+import type { ExpenseRow } from "../shared/contract/requests.ts";
 import { detail, filters, NO_FILTERS, requestRows } from "../state/requests.ts";
 import { requestAttention } from "../state/session.ts";
 import { closeAllSheets } from "../state/ui.ts";

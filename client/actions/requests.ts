@@ -1,5 +1,5 @@
 import { noteCommentUpload } from "./comment_upload.ts";
-import { requests as api } from "../api/contract/requests.ts";
+import { requests as api } from "../shared/contract/requests.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { detail, requestRows } from "../state/requests.ts";

@@ -1,9 +1,9 @@
-import { cards as api } from "../api/contract/cards.ts";
+import { cards as api } from "../shared/contract/cards.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import { PASSWORD_REVEAL_MS } from "../lib/cards.ts";
-import { newRevealKey, openWithKey } from "../lib/reveal_cipher.ts";
-import type { SecureInput } from "../lib/secure_rules.ts";
+import { newRevealKey, openWithKey } from "../shared/reveal_cipher.ts";
+import type { SecureInput } from "../shared/secure_rules.ts";
 import { detail } from "../state/requests.ts";
 import { askConfirm, openSheet, pushBanner } from "../state/ui.ts";
 import { revealedPassword, secureSettings } from "../state/wallet.ts";

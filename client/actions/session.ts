@@ -4,7 +4,7 @@ import { WrongKeyError } from "../crypto/device_key.ts";
 import { applyTranslation, t } from "../i18n/index.ts";
 import { cachedTranslation, cacheTranslation, preferredLanguage } from "../i18n/language.ts";
 import { rememberedSupportUrl, rememberSupportUrl } from "../i18n/support_link.ts";
-import { checkPin } from "../lib/pin_rules.ts";
+import { checkPin } from "../shared/pin_rules.ts";
 import {
   appConfig,
   padMessage,

@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { TransactionRow } from "../api/contract/transactions.ts";
+import { TransactionRow } from "../shared/contract/transactions.ts";
 import { transactionAttention } from "../state/session.ts";
 import { flipDraft, transactionRows, txDetail, txSearch } from "../state/transactions.ts";
 import { readCache, writeCache } from "./cache.ts";

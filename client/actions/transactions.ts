@@ -1,10 +1,10 @@
-import { transactions as api } from "../api/contract/transactions.ts";
+import { transactions as api } from "../shared/contract/transactions.ts";
 import { call } from "../api/http.ts";
 import { formatLocale } from "../i18n/display.ts";
 import { t } from "../i18n/index.ts";
 import { requestWords } from "../lib/words.ts";
-import { MAX_PURPOSE } from "../lib/request_rules.ts";
-import { checkFlipPurpose } from "../lib/transaction_rules.ts";
+import { MAX_PURPOSE } from "../shared/request_rules.ts";
+import { checkFlipPurpose } from "../shared/transaction_rules.ts";
 import { requestRows } from "../state/requests.ts";
 import {
   type FlipDraft,

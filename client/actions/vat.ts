@@ -1,6 +1,6 @@
-import { requests as reqApi } from "../api/contract/requests.ts";
-import type { Transaction } from "../api/contract/transactions.ts";
-import { vat as api } from "../api/contract/vat.ts";
+import { requests as reqApi } from "../shared/contract/requests.ts";
+import type { Transaction } from "../shared/contract/transactions.ts";
+import { vat as api } from "../shared/contract/vat.ts";
 import { call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
 import {
@@ -20,7 +20,7 @@ import {
   reviewProblems,
   vatAmount,
   vatAmountText,
-} from "../lib/vat.ts";
+} from "../shared/vat.ts";
 import {
   accounting,
   vatCountries,

@@ -1,5 +1,5 @@
-import { UploadResponse } from "./contract/documents.ts";
-import { ErrorBody } from "./contract/endpoint.ts";
+import { UploadResponse } from "../shared/contract/documents.ts";
+import { ErrorBody } from "../shared/contract/endpoint.ts";
 import { ApiError, credentials, NetworkError } from "./http.ts";
 
 // Files over the API (issue 12): uploads with progress (fetch has none; XMLHttpRequest's

@@ -1,5 +1,5 @@
-import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "./contract/endpoint.ts";
-import { DEVICE_ID_HEADER, type Route } from "./contract/routes.ts";
+import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "../shared/contract/endpoint.ts";
+import { DEVICE_ID_HEADER, type Route } from "../shared/contract/routes.ts";
 import { preferredLanguage } from "../i18n/language.ts";
 
 /** The server answered with an error `{error, message}`. */
@@ -53,7 +53,7 @@ export function deferred<E extends Endpoint>(
 }
 
 /** The error schema's chunk: error answers are parsed with zod too, after the first load. */
-const errorSchema = () => import("./contract/endpoint.ts").then((m) => m.ErrorBody);
+const errorSchema = () => import("../shared/contract/endpoint.ts").then((m) => m.ErrorBody);
 
 /** A chunk that cannot be fetched is a network failure: callers fall back as offline. */
 async function loadChunk<T>(chunk: Promise<T>): Promise<T> {

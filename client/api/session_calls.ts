@@ -1,5 +1,5 @@
-import type { session as Contract } from "./contract/session.ts";
-import { type Route, sessionRoutes } from "./contract/routes.ts";
+import type { session as Contract } from "../shared/contract/session.ts";
+import { type Route, sessionRoutes } from "../shared/contract/routes.ts";
 import { type Deferred, deferred } from "./http.ts";
 
 // The session calls of spec §7 for the first load: routes now, the session contract (zod
@@ -9,7 +9,7 @@ type Session = typeof Contract;
 
 /** The session contract's chunk. */
 export const sessionContract = (): Promise<Session> =>
-  import("./contract/session.ts").then((m) => m.session);
+  import("../shared/contract/session.ts").then((m) => m.session);
 
 /** Every session call, as a {@link Deferred} endpoint. */
 export const sessionCalls = Object.fromEntries(

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { Comment } from "../api/contract/requests.ts";
+import type { Comment } from "../shared/contract/requests.ts";
 import { t } from "../i18n/index.ts";
 import { shortDateTime } from "../i18n/display.ts";
 import type { OutqView } from "../state/outq.ts";

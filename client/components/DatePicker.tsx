@@ -2,8 +2,8 @@ import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
 import { formatLocale } from "../i18n/display.ts";
-import { calendarWords } from "../lib/intl.ts";
-import { isIsoDay, isoDay } from "../lib/dates.ts";
+import { calendarWords } from "../shared/intl.ts";
+import { isIsoDay, isoDay } from "../shared/dates.ts";
 
 /** spec §2 reusable date-picker panel: one month at a time, days as buttons, in UTC. */
 export function DatePicker(props: { value: string; onPick: (isoDay: string) => void }) {

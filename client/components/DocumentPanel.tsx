@@ -1,6 +1,6 @@
 import { useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { DocumentInfo } from "../api/contract/documents.ts";
+import type { DocumentInfo } from "../shared/contract/documents.ts";
 import { locale, t } from "../i18n/index.ts";
 import { sizeText } from "../i18n/display.ts";
 import { shortName } from "../lib/file_display.ts";

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { COOKIE_NAMES, getCookie } from "../lib/cookies.ts";
-import { parsePushLink, PUSH_OPEN_PARAM } from "../lib/push_links.ts";
+import { parsePushLink, PUSH_OPEN_PARAM } from "../shared/push_links.ts";
 import { isPushPageMessage, PUSH_MESSAGE } from "../sw/push.ts";
 import { inAppPush, pendingLink, showInAppPush } from "../state/push.ts";
 import { appConfig, phase } from "../state/session.ts";

@@ -1,6 +1,6 @@
 /**
  * What screens call to show numbers, amounts, dates and times (spec §9, through
- * client/lib/intl.ts): in the language shown with the browser's region when it is that
+ * client/shared/intl.ts): in the language shown with the browser's region when it is that
  * language's (de-AT, fr-CH, es-MX…), times in the device's time zone or in UTC as chosen in
  * Options. Each function reads the signals it depends on, so a component that shows a value
  * re-renders when the language or the zone changes. Reached from the main screen's chunk
@@ -8,11 +8,11 @@
  */
 import { signal } from "@preact/signals-react";
 import { locale, t, type TranslationKey } from "./index.ts";
-import * as intl from "../lib/intl.ts";
-import type { TransactionRow } from "../api/contract/transactions.ts";
+import * as intl from "../shared/intl.ts";
+import type { TransactionRow } from "../shared/contract/transactions.ts";
 import * as view from "../lib/transaction_view.ts";
 import { sizeText as fileSize } from "../lib/file_display.ts";
-import { refusedAbbreviation, refusedKind } from "../lib/transaction_rules.ts";
+import { refusedAbbreviation, refusedKind } from "../shared/transaction_rules.ts";
 
 const ZONE_KEY = "qc_time_zone";
 

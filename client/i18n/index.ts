@@ -1,7 +1,7 @@
 import { signal } from "@preact/signals-react";
-import type { TranslationKey } from "./locales/en.ts";
-import { enShell } from "./locales/en_shell.ts";
-import { format } from "./format.ts";
+import type { TranslationKey } from "../shared/i18n/locales/en.ts";
+import { enShell } from "../shared/i18n/locales/en_shell.ts";
+import { format } from "../shared/i18n/format.ts";
 
 export type { TranslationKey };
 

@@ -2,7 +2,7 @@
  * Card rules the wallet and the card detail show (spec §2 Wallet and Card detail, §4 Card
  * states, §9). Pure: no DOM, no signals, so they are unit-tested in Deno.
  */
-import { formatNumber } from "./intl.ts";
+import { formatNumber } from "../shared/intl.ts";
 
 /** spec §4, §9: a revealed card number and CVC are masked again after 30 s. */
 export const CARD_REVEAL_MS = 30_000;

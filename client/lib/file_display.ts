@@ -1,6 +1,6 @@
 // How files are named and sized on screen (spec §5 Upload: filenames truncated to 22
 // characters with an ellipsis; sizes in MB above 1 MB, otherwise kB; spec §9 filename 22).
-import { formatNumber } from "./intl.ts";
+import { formatNumber } from "../shared/intl.ts";
 
 /** spec §9: file names show at most 22 characters. */
 export const FILENAME_MAX = 22;

@@ -3,10 +3,10 @@
  * by age in the zone the times are shown in, the search, the amounts shown. Pure: tested in
  * tests/unit.
  */
-import type { TransactionRow } from "../api/contract/transactions.ts";
-import { minorDigits } from "./currency_units.ts";
-import { dayNumber, formatMoney } from "./intl.ts";
-import { TX_STATUS } from "./transaction_rules.ts";
+import type { TransactionRow } from "../shared/contract/transactions.ts";
+import { minorDigits } from "../shared/currency_units.ts";
+import { dayNumber, formatMoney } from "../shared/intl.ts";
+import { TX_STATUS } from "../shared/transaction_rules.ts";
 
 /** spec §2: the tab's groups, in the order shown. */
 export type TxGroup = "today" | "yesterday" | "lastWeek" | "older";

@@ -16,7 +16,7 @@ import type {
   CreationOptions,
   RegistrationResponse,
   RequestOptions,
-} from "../api/contract/passkey.ts";
+} from "../shared/contract/passkey.ts";
 
 export function b64urlBytes(s: string): Uint8Array<ArrayBuffer> {
   const b64 = s.replace(/-/g, "+").replace(/_/g, "/");

@@ -1,4 +1,4 @@
-import { formatMoney } from "./intl.ts";
+import { formatMoney } from "../shared/intl.ts";
 
 /**
  * How messages name a request or an approval: by its purpose and amount, the words people

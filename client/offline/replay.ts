@@ -1,7 +1,7 @@
-import { documents as docApi } from "../api/contract/documents.ts";
-import { requests as reqApi } from "../api/contract/requests.ts";
-import { transactions as txApi } from "../api/contract/transactions.ts";
-import { vat as vatApi } from "../api/contract/vat.ts";
+import { documents as docApi } from "../shared/contract/documents.ts";
+import { requests as reqApi } from "../shared/contract/requests.ts";
+import { transactions as txApi } from "../shared/contract/transactions.ts";
+import { vat as vatApi } from "../shared/contract/vat.ts";
 import { uploadFile } from "../api/files.ts";
 import { ApiError, call } from "../api/http.ts";
 import { commentLanded } from "../actions/comment_landing.ts";

@@ -4,8 +4,8 @@ import type {
   ApprovalRow,
   ApprovalStatus,
   Team,
-} from "../api/contract/approvals.ts";
-import type { Comment } from "../api/contract/requests.ts";
+} from "../shared/contract/approvals.ts";
+import type { Comment } from "../shared/contract/requests.ts";
 import type { Mode } from "../lib/mode.ts";
 import { anyFilter, type Filters, matches, NO_FILTERS } from "./requests.ts";
 

@@ -1,11 +1,11 @@
 import { computed, signal } from "@preact/signals-react";
-import type { Account, Code, RequestType } from "../api/contract/requests.ts";
-import type { ComboItem, VatCode } from "../api/contract/vat.ts";
-import { inLanguage, listsInLanguage } from "../lib/org_words.ts";
+import type { Account, Code, RequestType } from "../shared/contract/requests.ts";
+import type { ComboItem, VatCode } from "../shared/contract/vat.ts";
+import { inLanguage, listsInLanguage } from "../shared/org_words.ts";
 import { locale } from "../i18n/index.ts";
 
 // The request forms' lookups (spec §2 field selector), keyed by what they depend on, as
-// answered: with the organisation's words of every language it gave (client/lib/org_words.ts). Actions write
+// answered: with the organisation's words of every language it gave (client/shared/org_words.ts). Actions write
 // these; screens read the computed ones below, in the language shown.
 export const accountsAnswer = signal<Account[]>([]);
 export const typesAnswer = signal<Record<string, RequestType[]>>({});
@@ -28,7 +28,7 @@ export const ledgersByCc = computed(() => listsInLanguage(ledgersAnswer.value, l
 export const projectsByCc = computed(() => listsInLanguage(projectsAnswer.value, locale.value));
 
 /** Lookups of the VAT panel (spec §7 pwavatcodes, pwareceipttypes, pwaaccountingcodes). */
-// As answered, with the organisation's words of every language (client/lib/org_words.ts)...
+// As answered, with the organisation's words of every language (client/shared/org_words.ts)...
 export const vatCodesAnswer = signal<VatCode[]>([]);
 export const receiptTypesAnswer = signal<ComboItem[]>([]);
 export const accountingCodesAnswer = signal<ComboItem[]>([]);

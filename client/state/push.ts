@@ -8,7 +8,7 @@ export interface InAppPush {
   id: number;
   title: string;
   body: string;
-  /** The deep link it opens (client/lib/push_links.ts). */
+  /** The deep link it opens (client/shared/push_links.ts). */
   url: string;
 }
 export const inAppPush = signal<InAppPush | null>(null);

@@ -5,8 +5,8 @@ import type {
   ExpenseRequest,
   ExpenseRow,
   StatusCode,
-} from "../api/contract/requests.ts";
-import type { BudgetPlan } from "../lib/budget.ts";
+} from "../shared/contract/requests.ts";
+import type { BudgetPlan } from "../shared/budget.ts";
 
 /** spec §2 Requests sub-filters. */
 export type SubFilter = "pending" | "accepted" | "rejected" | "cancelled";

@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals-react";
-import type { Comment } from "../api/contract/requests.ts";
-import type { Transaction, TransactionRow } from "../api/contract/transactions.ts";
+import type { Comment } from "../shared/contract/requests.ts";
+import type { Transaction, TransactionRow } from "../shared/contract/transactions.ts";
 
 // Card transactions' state (spec §2 Transactions tab, Transaction detail, Flip form). Signals
 // only: the lists loader (first-load chunk) fills them; the rules are in lib/transaction_view.

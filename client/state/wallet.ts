@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals-react";
-import type { Card, ObfuscatedCard, SecureSettings } from "../api/contract/cards.ts";
-import type { Comment, ExpenseRow } from "../api/contract/requests.ts";
+import type { Card, ObfuscatedCard, SecureSettings } from "../shared/contract/cards.ts";
+import type { Comment, ExpenseRow } from "../shared/contract/requests.ts";
 import type { WalletFilterKey } from "../lib/cards.ts";
 
 // Wallet and card state (spec §2 Wallet, Card detail, Secure side panel). Signals only: this

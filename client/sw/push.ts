@@ -3,7 +3,7 @@
  * banners, §3 push message: notification title and body).
  *
  * A push carries JSON `{title, body, url, tag}` (`url` a deep link of our origin such as
- * `/?open=transaction:<oid>`, see client/lib/push_links.ts). When a window of the app is on
+ * `/?open=transaction:<oid>`, see client/shared/push_links.ts). When a window of the app is on
  * screen the worker hands the message to it and the app shows its in-app push banner;
  * otherwise it shows a system notification. A notification click closes it and opens the
  * item: in an open window of the app (posted to it, so the unlocked app is not reloaded and

@@ -1,7 +1,7 @@
-import type { ApprovalRequest, ApprovalRow } from "../../client/api/contract/approvals.ts";
+import type { ApprovalRequest, ApprovalRow } from "../../client/shared/contract/approvals.ts";
 import { commitOnce } from "../store/idempotency.ts";
-import type { Comment, EditBody } from "../../client/api/contract/requests.ts";
-import { splitAmount } from "../../client/lib/money.ts";
+import type { Comment, EditBody } from "../../client/shared/contract/requests.ts";
+import { splitAmount } from "../../client/shared/money.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

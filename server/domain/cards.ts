@@ -1,8 +1,8 @@
-import type { Card, ObfuscatedCard } from "../../client/api/contract/cards.ts";
-import type { ExpenseRow } from "../../client/api/contract/requests.ts";
-import { fromMinor, toMinor } from "../../client/lib/currency_units.ts";
-import { isoDay } from "../../client/lib/dates.ts";
-import { sealForKey } from "../../client/lib/reveal_cipher.ts";
+import type { Card, ObfuscatedCard } from "../../client/shared/contract/cards.ts";
+import type { ExpenseRow } from "../../client/shared/contract/requests.ts";
+import { fromMinor, toMinor } from "../../client/shared/currency_units.ts";
+import { isoDay } from "../../client/shared/dates.ts";
+import { sealForKey } from "../../client/shared/reveal_cipher.ts";
 import { forbidden, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

@@ -1,4 +1,4 @@
-import type { Comment } from "../../client/api/contract/requests.ts";
+import type { Comment } from "../../client/shared/contract/requests.ts";
 import { commitOnce } from "../store/idempotency.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";

@@ -1,6 +1,6 @@
-import type { DeclarationReview, DeclareBody } from "../../client/api/contract/declarations.ts";
-import type { Transaction } from "../../client/api/contract/transactions.ts";
-import { fromMinor } from "../../client/lib/currency_units.ts";
+import type { DeclarationReview, DeclareBody } from "../../client/shared/contract/declarations.ts";
+import type { Transaction } from "../../client/shared/contract/transactions.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
@@ -20,7 +20,7 @@ import {
 // "No receipt" declarations (spec §5 missing receipts): when a receipt cannot be had, the card
 // holder declares what was bought and why, confirming with their name and the time. A valid
 // declaration lifts the missing-receipt block and the attention marker for that transaction
-// (needsReceipt, client/lib/transaction_rules.ts) and stops its reminders; it can be withdrawn
+// (needsReceipt, client/shared/transaction_rules.ts) and stops its reminders; it can be withdrawn
 // until the transaction is reviewed. The organisation file switches them off, or requires an
 // approver of the card's request to accept them first ("pending" until then).
 

@@ -5,9 +5,9 @@ import {
   PREVIEW_SIZE,
   type Receipt,
   UPLOAD_PATH,
-} from "../../client/api/contract/documents.ts";
-import type { TranslationKey } from "../../client/i18n/locales/en.ts";
-import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
+} from "../../client/shared/contract/documents.ts";
+import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
+import { TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

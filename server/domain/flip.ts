@@ -1,8 +1,8 @@
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
-import type { FlipBody, Transaction } from "../../client/api/contract/transactions.ts";
-import { fromMinor } from "../../client/lib/currency_units.ts";
-import { MAX_PURPOSE } from "../../client/lib/request_rules.ts";
-import { canFlip, checkFlipPurpose, TX_STATUS } from "../../client/lib/transaction_rules.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
+import type { FlipBody, Transaction } from "../../client/shared/contract/transactions.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
+import { MAX_PURPOSE } from "../../client/shared/request_rules.ts";
+import { canFlip, checkFlipPurpose, TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { conflict, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

@@ -21,7 +21,7 @@ import type {
   CreationOptions,
   RegistrationResponse,
   RequestOptions,
-} from "../../client/api/contract/passkey.ts";
+} from "../../client/shared/contract/passkey.ts";
 import type { Deps } from "../env.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Device } from "../store/devices.ts";

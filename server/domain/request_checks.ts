@@ -1,5 +1,5 @@
-import type { TranslationKey } from "../../client/i18n/locales/en.ts";
-import type { Violation } from "../../client/lib/request_rules.ts";
+import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
+import type { Violation } from "../../client/shared/request_rules.ts";
 import { forbidden, type HttpError, unprocessable } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { translate } from "../i18n.ts";

@@ -1,7 +1,7 @@
-import type { CreateBody } from "../../client/api/contract/requests.ts";
-import type { TranslationKey } from "../../client/i18n/locales/en.ts";
-import { budgetTotal, checkPlan, generateBudget } from "../../client/lib/budget.ts";
-import { checkCreate, normaliseVendorUrl } from "../../client/lib/request_rules.ts";
+import type { CreateBody } from "../../client/shared/contract/requests.ts";
+import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
+import { budgetTotal, checkPlan, generateBudget } from "../../client/shared/budget.ts";
+import { checkCreate, normaliseVendorUrl } from "../../client/shared/request_rules.ts";
 import { conflict, forbidden } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

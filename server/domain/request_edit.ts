@@ -1,5 +1,5 @@
-import type { CreateBody, EditBody } from "../../client/api/contract/requests.ts";
-import { checkEdit } from "../../client/lib/request_rules.ts";
+import type { CreateBody, EditBody } from "../../client/shared/contract/requests.ts";
+import { checkEdit } from "../../client/shared/request_rules.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";

@@ -2,8 +2,8 @@ import type {
   ApprovalTeam,
   ExpenseRequest,
   ExpenseRow,
-} from "../../client/api/contract/requests.ts";
-import { splitAmount } from "../../client/lib/money.ts";
+} from "../../client/shared/contract/requests.ts";
+import { splitAmount } from "../../client/shared/money.ts";
 import { notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { OrgType } from "../store/org.ts";

@@ -1,12 +1,12 @@
-import type { SecureSettings } from "../../client/api/contract/cards.ts";
+import type { SecureSettings } from "../../client/shared/contract/cards.ts";
 import {
   checkSecure,
   PASSWORD_PLACEHOLDER,
   PASSWORD_SYMBOLS,
   type SecureInput,
   validSecurePin,
-} from "../../client/lib/secure_rules.ts";
-import { sealForKey } from "../../client/lib/reveal_cipher.ts";
+} from "../../client/shared/secure_rules.ts";
+import { sealForKey } from "../../client/shared/reveal_cipher.ts";
 import { forbidden, HttpError, unprocessable } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

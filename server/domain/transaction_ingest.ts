@@ -1,4 +1,4 @@
-import { TX_STATUS } from "../../client/lib/transaction_rules.ts";
+import { TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { conflict } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { Authorization } from "../issuer/mod.ts";

@@ -2,8 +2,8 @@ import type {
   Declaration,
   Transaction,
   TransactionRow,
-} from "../../client/api/contract/transactions.ts";
-import { fromMinor } from "../../client/lib/currency_units.ts";
+} from "../../client/shared/contract/transactions.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
 import {
   canFlip,
   cutReason,
@@ -13,7 +13,7 @@ import {
   receiptOverdue,
   refusedAbbreviation,
   TX_STATUS,
-} from "../../client/lib/transaction_rules.ts";
+} from "../../client/shared/transaction_rules.ts";
 import { notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import type { DeclarationRecord, TransactionRecord } from "../store/transactions.ts";

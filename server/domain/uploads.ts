@@ -1,4 +1,4 @@
-import { PREVIEW_SIZE, type UploadResponse } from "../../client/api/contract/documents.ts";
+import { PREVIEW_SIZE, type UploadResponse } from "../../client/shared/contract/documents.ts";
 import { commitOnce } from "../store/idempotency.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import type { Deps } from "../env.ts";

@@ -1,6 +1,6 @@
-import type { ComboItem, ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
-import type { Transaction } from "../../client/api/contract/transactions.ts";
-import { type DoTax, flagOfDoTax, MAX_VAT_LINES } from "../../client/lib/vat.ts";
+import type { ComboItem, ReviewLine, VatCode } from "../../client/shared/contract/vat.ts";
+import type { Transaction } from "../../client/shared/contract/transactions.ts";
+import { type DoTax, flagOfDoTax, MAX_VAT_LINES } from "../../client/shared/vat.ts";
 import { badRequest, conflict, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
@@ -54,7 +54,7 @@ type Stored<T, K extends string> = Omit<T, K> & Record<K, OrgLabel>;
 /**
  * spec §7 pwavatcodes: the organisation's VAT codes, all or those of one country; the
  * description in `lang` (English when the organisation gave none in it), with the words of
- * every language it gave in `descriptions` (client/lib/org_words.ts).
+ * every language it gave in `descriptions` (client/shared/org_words.ts).
  */
 export async function vatCodes(deps: Deps, countryid?: string, lang = "en"): Promise<VatCode[]> {
   const all = await deps.store.org.list<Stored<VatCode, "description">>("vatcode");

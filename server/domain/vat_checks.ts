@@ -1,14 +1,14 @@
-import type { ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
-import type { TranslationKey } from "../../client/i18n/locales/en.ts";
-import { fromMinor, minorDigits } from "../../client/lib/currency_units.ts";
-import { declarationCounts, TX_STATUS } from "../../client/lib/transaction_rules.ts";
-import { MAX_VAT_LINES, type TriState, vatMinor } from "../../client/lib/vat.ts";
+import type { ReviewLine, VatCode } from "../../client/shared/contract/vat.ts";
+import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
+import { fromMinor, minorDigits } from "../../client/shared/currency_units.ts";
+import { declarationCounts, TX_STATUS } from "../../client/shared/transaction_rules.ts";
+import { MAX_VAT_LINES, type TriState, vatMinor } from "../../client/shared/vat.ts";
 import { noVatLines, type TransactionRecord } from "../store/transactions.ts";
 
 // The pure checks of a VAT review (issue 12; spec §3 Transaction VAT fields and VAT
 // code, §4 VAT flag, §5 VAT panel, §7 pwavatcodes, pwaaccountingcodes, pwareceipttypes,
 // pwasetreceiptdotax, pwaupdatereviewedtransactions, §9 VAT lines up to 3). The arithmetic is
-// client/lib/vat.ts, the one the VAT panel runs, so the two sides cannot disagree by a cent.
+// client/shared/vat.ts, the one the VAT panel runs, so the two sides cannot disagree by a cent.
 // VAT amounts are kept in the record as the API carries them (major units of the pricing
 // currency, exactly the cents vatMinor computed): toTransaction answers them as they are.
 

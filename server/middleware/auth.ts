@@ -1,5 +1,5 @@
 import type { Context } from "hono";
-import { DEVICE_ID_HEADER, DeviceId } from "../../client/api/contract/endpoint.ts";
+import { DEVICE_ID_HEADER, DeviceId } from "../../client/shared/contract/endpoint.ts";
 import { badRequest, unauthorized } from "../errors.ts";
 import { sha256 } from "../domain/secrets.ts";
 import { tokenIdle, touchToken } from "../domain/pin_check.ts";

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { contract, type Endpoint } from "../../client/api/contract/mod.ts";
+import { contract, type Endpoint } from "../../client/shared/contract/mod.ts";
 import type { AppEnv } from "../env.ts";
 import { unauthorized } from "../errors.ts";
 import { authenticate } from "./auth.ts";

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import type { AppEnv } from "../env.ts";
-import { cards } from "../../client/api/contract/cards.ts";
+import { cards } from "../../client/shared/contract/cards.ts";
 import { readLimited } from "./body.ts";
 import { docError } from "../domain/documents.ts";
 import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";

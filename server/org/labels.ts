@@ -6,10 +6,14 @@
  * per language with English as the fallback (`"label": {"en": "Hotel", "fr": "Hôtel"}`).
  *
  * Server only: full `zod`. The client gets the words of every language next to the spec's
- * plain field (client/lib/org_words.ts) and picks the one of the language shown.
+ * plain field (client/shared/org_words.ts) and picks the one of the language shown.
  */
 import * as z from "zod";
-import { LABEL_LANGUAGES, type LabelLanguage, type LabelMap } from "../../client/lib/org_words.ts";
+import {
+  LABEL_LANGUAGES,
+  type LabelLanguage,
+  type LabelMap,
+} from "../../client/shared/org_words.ts";
 
 export type { LabelMap };
 /** A label as the organisation file and the store hold it. */

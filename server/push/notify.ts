@@ -1,7 +1,12 @@
-import { formatDay, formatMoney } from "../../client/lib/intl.ts";
-import { fromMinor } from "../../client/lib/currency_units.ts";
-import { cutReason, TX_STATUS } from "../../client/lib/transaction_rules.ts";
-import { type PushKind, pushLink, type PushPayload, pushTag } from "../../client/lib/push_links.ts";
+import { formatDay, formatMoney } from "../../client/shared/intl.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
+import { cutReason, TX_STATUS } from "../../client/shared/transaction_rules.ts";
+import {
+  type PushKind,
+  pushLink,
+  type PushPayload,
+  pushTag,
+} from "../../client/shared/push_links.ts";
 import type { DomainEvent } from "../domain/events.ts";
 import { approvalFlags } from "../domain/approval_rules.ts";
 import type { Deps } from "../env.ts";
@@ -32,7 +37,7 @@ function notice(
   receipt?: { title: string },
 ): Notice {
   // A purchase's notice opens the transaction with the camera ready, from its button and
-  // from its body alike (client/lib/push_links.ts).
+  // from its body alike (client/shared/push_links.ts).
   const url = receipt ? pushLink(kind, oid, "receipt") : pushLink(kind, oid);
   return {
     userOid: user.oid,

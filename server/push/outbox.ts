@@ -17,7 +17,7 @@ export interface PushJob {
   id: string;
   userOid: string;
   deviceId: string;
-  /** JSON of client/lib/push_links.ts PushPayload, in the recipient's language. */
+  /** JSON of client/shared/push_links.ts PushPayload, in the recipient's language. */
   payload: string;
   urgency: Urgency;
   /** How long the push service should keep it for an offline device; also our own limit. */

@@ -1,4 +1,4 @@
-import { needsReceipt, receiptDueAt } from "../../client/lib/transaction_rules.ts";
+import { needsReceipt, receiptDueAt } from "../../client/shared/transaction_rules.ts";
 import { overdueDays } from "../domain/transactions.ts";
 import type { Deps } from "../env.ts";
 import { overdueNotice } from "./notify.ts";

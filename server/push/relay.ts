@@ -38,7 +38,7 @@ const te = new TextEncoder();
 /** The JSON the upstream posts to the edge (edge.ts validates it). */
 export interface EdgePushRequest {
   subscription: PushSubscriptionJson;
-  /** JSON of client/lib/push_links.ts PushPayload, already in the recipient's language. */
+  /** JSON of client/shared/push_links.ts PushPayload, already in the recipient's language. */
   payload: string;
   ttlSeconds: number;
   urgency: SendOptions["urgency"];

@@ -1,9 +1,9 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type { AppEnv, Deps } from "../env.ts";
-import { session } from "../../client/api/contract/session.ts";
-import { requests } from "../../client/api/contract/requests.ts";
-import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { session } from "../../client/shared/contract/session.ts";
+import { requests } from "../../client/shared/contract/requests.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { peerAddress } from "../middleware/peer.ts";
 import { bufferedBody, MAX_JSON_BODY } from "../middleware/body.ts";

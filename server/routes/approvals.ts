@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { approvals, OVERVIEW_TEAMS_OLD_PATH } from "../../client/api/contract/approvals.ts";
+import { approvals, OVERVIEW_TEAMS_OLD_PATH } from "../../client/shared/contract/approvals.ts";
 import type { AppEnv } from "../env.ts";
 import {
   addApprovalComment,

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { cards } from "../../client/api/contract/cards.ts";
+import { cards } from "../../client/shared/contract/cards.ts";
 import type { AppEnv } from "../env.ts";
 import { cardView, generateCard, obfuscatedView, revealCard, setFrozen } from "../domain/cards.ts";
 import {

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { declarations } from "../../client/api/contract/declarations.ts";
+import { declarations } from "../../client/shared/contract/declarations.ts";
 import type { AppEnv } from "../env.ts";
 import {
   decideDeclaration,

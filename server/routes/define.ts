@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import * as z from "zod/mini";
-import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "../../client/api/contract/mod.ts";
+import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "../../client/shared/contract/mod.ts";
 import { badRequest, unauthorized } from "../errors.ts";
 import { authenticate, requireBearer, requireDeviceId } from "../middleware/auth.ts";
 import type { AppEnv, AuthContext } from "../env.ts";

@@ -6,8 +6,8 @@ import {
   PREVIEW_PATH,
   UPLOAD_PATH,
   UploadFields,
-} from "../../client/api/contract/documents.ts";
-import { ArchiveParam } from "../../client/api/contract/requests.ts";
+} from "../../client/shared/contract/documents.ts";
+import { ArchiveParam } from "../../client/shared/contract/requests.ts";
 import type { AppEnv } from "../env.ts";
 import { readLimited } from "../middleware/body.ts";
 import { badRequest, HttpError } from "../errors.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { passkey } from "../../client/api/contract/passkey.ts";
+import { passkey } from "../../client/shared/contract/passkey.ts";
 import type { AppEnv } from "../env.ts";
 import {
   passkeyUnlock,

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { requests } from "../../client/api/contract/requests.ts";
+import { requests } from "../../client/shared/contract/requests.ts";
 import type { AppEnv, AuthContext } from "../env.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { pickLocale, translate } from "../i18n.ts";

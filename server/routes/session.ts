@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type * as z from "zod/mini";
-import { session, Settings as SettingsSchema } from "../../client/api/contract/session.ts";
-import { checkPin } from "../../client/lib/pin_rules.ts";
+import { session, Settings as SettingsSchema } from "../../client/shared/contract/session.ts";
+import { checkPin } from "../../client/shared/pin_rules.ts";
 import { badRequest, forbidden, HttpError, notFound, unprocessable } from "../errors.ts";
 import type { AppEnv } from "../env.ts";
 import { checkActivationCode } from "../domain/code_check.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { transactions } from "../../client/api/contract/transactions.ts";
+import { transactions } from "../../client/shared/contract/transactions.ts";
 import type { AppEnv } from "../env.ts";
 import { addTransactionComment, listTransactionComments } from "../domain/comments.ts";
 import { flip } from "../domain/flip.ts";

@@ -1,5 +1,5 @@
 import { type Context, Hono } from "hono";
-import { vat } from "../../client/api/contract/vat.ts";
+import { vat } from "../../client/shared/contract/vat.ts";
 import type { AppEnv, AuthContext } from "../env.ts";
 import { pickLocale } from "../i18n.ts";
 import { accountingCodes, receiptTypes, review, setDoTax, vatCodes } from "../domain/vat.ts";

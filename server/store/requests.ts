@@ -1,5 +1,5 @@
-import type { StatusCode } from "../../client/api/contract/requests.ts";
-import type { BudgetLine } from "../../client/lib/budget.ts";
+import type { StatusCode } from "../../client/shared/contract/requests.ts";
+import type { BudgetLine } from "../../client/shared/budget.ts";
 import { IdAllocator } from "./ids.ts";
 import { ListCache } from "./list_cache.ts";
 

@@ -1,4 +1,4 @@
-import type { DeclarationState } from "../../client/lib/transaction_rules.ts";
+import type { DeclarationState } from "../../client/shared/transaction_rules.ts";
 import { ListCache } from "./list_cache.ts";
 
 /**

@@ -1,4 +1,4 @@
-import { fromMinor } from "../../client/lib/currency_units.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
 import type { Deps } from "../env.ts";
 import { statusOf } from "../domain/transaction_ingest.ts";
 

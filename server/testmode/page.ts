@@ -3,7 +3,7 @@
  * recent transactions with capture, reverse and refund buttons. Plain HTML forms, no script
  * (the CSP allows none inline), one stylesheet served beside it.
  */
-import { minorDigits } from "../../client/lib/currency_units.ts";
+import { minorDigits } from "../../client/shared/currency_units.ts";
 import { type Authorization, formatMinor } from "../issuer/mod.ts";
 import type { Overview } from "./overview.ts";
 

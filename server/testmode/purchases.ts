@@ -6,8 +6,8 @@
  * Card numbers and CVCs given here go to the issuer and nowhere else: not into answers, not
  * into logs, not into the app's records.
  */
-import { fromMinor } from "../../client/lib/currency_units.ts";
-import { refusedAbbreviation } from "../../client/lib/transaction_rules.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
+import { refusedAbbreviation } from "../../client/shared/transaction_rules.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { type Authorization, IssuerError, parseMinor } from "../issuer/mod.ts";

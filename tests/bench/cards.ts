@@ -5,7 +5,7 @@
  * in-memory app, next to a bare Deno.Kv get + checked atomic set in the same run.
  */
 import { recordDecision } from "../../server/domain/requests.ts";
-import { newRevealKey } from "../../client/lib/reveal_cipher.ts";
+import { newRevealKey } from "../../client/shared/reveal_cipher.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 
 type Line = (name: string, value: string, budget?: string) => void;

@@ -6,7 +6,7 @@ import type { Deps } from "../../server/env.ts";
 import { parseConfig } from "../../server/config.ts";
 import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
 import type { RequestRecord } from "../../server/store/requests.ts";
-import type { StatusCode } from "../../client/api/contract/requests.ts";
+import type { StatusCode } from "../../client/shared/contract/requests.ts";
 
 /** Cost centers of the demo organisation with labels and the codes that belong to them. */
 const CENTERS = [

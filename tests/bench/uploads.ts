@@ -6,7 +6,7 @@
  *
  * Run alone: `deno run -A tests/bench/uploads.ts`.
  */
-import { CONTENT_PATH, UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { CONTENT_PATH, UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { makePdf } from "../fixtures/files.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { login } from "../server/api.ts";

@@ -32,7 +32,7 @@ import { recordDecision } from "../../server/domain/requests.ts";
 import { luhnValid } from "../../server/issuer/pan.ts";
 import { assertNoCardData, badge, cvcMentions, face, luhnNumbers, pageData } from "./card_scan.ts";
 import { CARD_REVEAL_MS, PASSWORD_REVEAL_MS } from "../../client/lib/cards.ts";
-import { PASSWORD_PLACEHOLDER } from "../../client/lib/secure_rules.ts";
+import { PASSWORD_PLACEHOLDER } from "../../client/shared/secure_rules.ts";
 
 const EMPLOYEE = "employee@demo.example";
 const PHONE = { prefix: "+33", number: "612345678" };

@@ -20,7 +20,7 @@ import {
 } from "./harness.ts";
 import { inTopPanel, mainTab, opts, settled, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, postAs, purchase } from "./transactions_setup.ts";
-import { formatDateTime } from "../../client/lib/intl.ts";
+import { formatDateTime } from "../../client/shared/intl.ts";
 import type { Env } from "./harness.ts";
 
 const EMPLOYEE = "employee@demo.example";

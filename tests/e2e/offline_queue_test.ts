@@ -34,7 +34,7 @@ import {
 import { waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
 import { makePng } from "../fixtures/files.ts";
-import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 
 const EMPLOYEE = "employee@demo.example";
 const PIN = "135790";

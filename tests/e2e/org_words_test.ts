@@ -1,6 +1,6 @@
 /**
  * The organisation's own words in the language shown (spec §3 labels; the demo organisation
- * gives them in en/fr/de/es, client/lib/org_words.ts): an open create-request form names its
+ * gives them in en/fr/de/es, client/shared/org_words.ts): an open create-request form names its
  * type and cost center in English, follows a switch to German in Options at once (no reload,
  * same cached lookups), and its type list is German too; the German form passes axe.
  */

@@ -15,7 +15,7 @@
  */
 import assert from "node:assert/strict";
 import type { BrowserContext, Page, WebWorker } from "puppeteer-core";
-import { pushLink, pushTag } from "../../client/lib/push_links.ts";
+import { pushLink, pushTag } from "../../client/shared/push_links.ts";
 import {
   activate,
   click,

@@ -25,7 +25,7 @@ import {
 } from "./panels.ts";
 import { expectAccessible } from "./a11y.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
-import { formatMoney } from "../../client/lib/intl.ts";
+import { formatMoney } from "../../client/shared/intl.ts";
 
 const EMPLOYEE = "employee@demo.example";
 

@@ -13,7 +13,7 @@ import { inTopPanel, mainTab, named, opts, settled, waitInTopPanel } from "./pan
 import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
 import { makePdf, makePng } from "../fixtures/files.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
-import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { sizeText } from "../../client/lib/file_display.ts";
 
 const EMPLOYEE = "employee@demo.example";

@@ -4,7 +4,7 @@
  * body declared and streamed as fast as the server takes it. The client sends one shared
  * 64 KB chunk over and over, so its own memory does not grow with the bodies.
  */
-import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { localEnv, startMain } from "./main_process.ts";
 
 export const BODY_BYTES = 11_000_000;

@@ -3,7 +3,7 @@
  * nobody undoes another person's vote. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
 import { withApp } from "../helpers.ts";
 import { assertError, assertOk } from "./api.ts";
 import {

@@ -3,8 +3,8 @@
  * and EQUIPMENT bodies and the helpers that submit requests, read approvals and decide.
  */
 import assert from "node:assert/strict";
-import type { ApprovalRequest, ApprovalRow, Vote } from "../../client/api/contract/approvals.ts";
-import type { Comment, ExpenseRequest } from "../../client/api/contract/requests.ts";
+import type { ApprovalRequest, ApprovalRow, Vote } from "../../client/shared/contract/approvals.ts";
+import type { Comment, ExpenseRequest } from "../../client/shared/contract/requests.ts";
 import { DEMO, type TestApi } from "../helpers.ts";
 import { assertOk, type Headers, login, loginFrench, type Res } from "./api.ts";
 

@@ -4,8 +4,8 @@
  * reject-note rule), and read lists and teams. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import type { Comment } from "../../client/api/contract/requests.ts";
-import { fr } from "../../client/i18n/locales/fr.ts";
+import type { Comment } from "../../client/shared/contract/requests.ts";
+import { fr } from "../../client/shared/i18n/locales/fr.ts";
 import { withApp } from "../helpers.ts";
 import { assertError, assertOk } from "./api.ts";
 import {

@@ -3,7 +3,7 @@
  * cancelling at once, and a cancelled request's approval. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import type { ApprovalRequest } from "../../client/api/contract/approvals.ts";
+import type { ApprovalRequest } from "../../client/shared/contract/approvals.ts";
 import { type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Res } from "./api.ts";
 import {

@@ -4,7 +4,7 @@
  * unauthenticated calls are refused. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import { fr } from "../../client/i18n/locales/fr.ts";
+import { fr } from "../../client/shared/i18n/locales/fr.ts";
 import { withApp } from "../helpers.ts";
 import { importOrg } from "../../server/org/import.ts";
 import { loadDemoOrg } from "../../server/boot.ts";

@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { DEMO, testApp } from "../helpers.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
-import { newRevealKey, openWithKey } from "../../client/lib/reveal_cipher.ts";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
+import { newRevealKey, openWithKey } from "../../client/shared/reveal_cipher.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
 import { login, luhn } from "./api.ts";
 
 const E = "/scmapi/expense";

@@ -7,10 +7,10 @@
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
-import { newRevealKey, openWithKey } from "../../client/lib/reveal_cipher.ts";
-import { PASSWORD_PLACEHOLDER } from "../../client/lib/secure_rules.ts";
-import type { Card } from "../../client/api/contract/cards.ts";
-import type { ExpenseRequest, ExpenseRow } from "../../client/api/contract/requests.ts";
+import { newRevealKey, openWithKey } from "../../client/shared/reveal_cipher.ts";
+import { PASSWORD_PLACEHOLDER } from "../../client/shared/secure_rules.ts";
+import type { Card } from "../../client/shared/contract/cards.ts";
+import type { ExpenseRequest, ExpenseRow } from "../../client/shared/contract/requests.ts";
 import { buy } from "./purchase_helpers.ts";
 import { assertError, assertOk, bearer, getE, type Headers, login, luhn, postE } from "./api.ts";
 

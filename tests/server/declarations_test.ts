@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login } from "./api.ts";
-import type { Transaction } from "../../client/api/contract/transactions.ts";
-import type { DeclarationReview } from "../../client/api/contract/declarations.ts";
+import type { Transaction } from "../../client/shared/contract/transactions.ts";
+import type { DeclarationReview } from "../../client/shared/contract/declarations.ts";
 import type { TransactionRecord } from "../../server/store/transactions.ts";
 import type { OrgMeta } from "../../server/store/org.ts";
 import { get, post, rows, submitted, TRAVEL } from "./purchase_helpers.ts";

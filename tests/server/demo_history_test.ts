@@ -4,10 +4,10 @@
  * every screen filled; approver@ and manager@ each find an approval waiting.
  */
 import assert from "node:assert/strict";
-import type { ExpenseRow } from "../../client/api/contract/requests.ts";
-import type { ApprovalRow } from "../../client/api/contract/approvals.ts";
-import type { TransactionRow } from "../../client/api/contract/transactions.ts";
-import { refusedAbbreviation } from "../../client/lib/transaction_rules.ts";
+import type { ExpenseRow } from "../../client/shared/contract/requests.ts";
+import type { ApprovalRow } from "../../client/shared/contract/approvals.ts";
+import type { TransactionRow } from "../../client/shared/contract/transactions.ts";
+import { refusedAbbreviation } from "../../client/shared/transaction_rules.ts";
 import { seedIfEmpty } from "../../server/boot.ts";
 import { DEMO_3DS_PASSWORD } from "../../server/org/demo_history.ts";
 import { DEMO, orgFileWithUsers, type TestApi, testApp } from "../helpers.ts";

@@ -16,7 +16,7 @@ import {
   RemoteDeleteResponse,
   UPLOAD_PATH,
   UploadResponse,
-} from "../../client/api/contract/documents.ts";
+} from "../../client/shared/contract/documents.ts";
 import { makeExe, makePdf, makePng } from "../fixtures/files.ts";
 import { buy, defineSecure, get, newCard, post, rows } from "./purchase_helpers.ts";
 import { PREVIEW_MAX_BYTES, sweepBlobs } from "../../server/domain/documents.ts";

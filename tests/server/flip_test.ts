@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login } from "./api.ts";
-import type { ExpenseRequest, ExpenseRow } from "../../client/api/contract/requests.ts";
-import type { Transaction } from "../../client/api/contract/transactions.ts";
+import type { ExpenseRequest, ExpenseRow } from "../../client/shared/contract/requests.ts";
+import type { Transaction } from "../../client/shared/contract/transactions.ts";
 import { buy, defineSecure, detail, get, issuer, newCard, post, rows } from "./purchase_helpers.ts";
 
 const FORM = {

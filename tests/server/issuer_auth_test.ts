@@ -12,7 +12,7 @@ import {
   type DeclineCode,
 } from "../../server/issuer/mod.ts";
 import { MAX_TRIES, WINDOW_MS } from "../../server/issuer/attempts.ts";
-import { refusedAbbreviation } from "../../client/lib/transaction_rules.ts";
+import { refusedAbbreviation } from "../../client/shared/transaction_rules.ts";
 
 const CAFE = { name: "Café de la Gare", city: "Lyon", country: "FR", mcc: "5812" };
 const HOLDER = "user-ada";

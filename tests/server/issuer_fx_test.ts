@@ -15,7 +15,7 @@ import {
   parseMinor,
   termsFor,
 } from "../../server/issuer/mod.ts";
-import { fromMinor, minorDigits, toMinor } from "../../client/lib/currency_units.ts";
+import { fromMinor, minorDigits, toMinor } from "../../client/shared/currency_units.ts";
 
 const SHOP = { name: "Hotel Europa", city: "New York", country: "US", mcc: "3501" };
 

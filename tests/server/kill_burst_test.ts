@@ -8,8 +8,8 @@
  * in the store. Spec §4 (submit opens the approval in the same write).
  */
 import assert from "node:assert/strict";
-import type { ApprovalRow } from "../../client/api/contract/approvals.ts";
-import type { ExpenseRequest, ExpenseRow } from "../../client/api/contract/requests.ts";
+import type { ApprovalRow } from "../../client/shared/contract/approvals.ts";
+import type { ExpenseRequest, ExpenseRow } from "../../client/shared/contract/requests.ts";
 import type { ApprovalRecord } from "../../server/store/approvals.ts";
 import type { RequestRecord } from "../../server/store/requests.ts";
 import { openKv } from "../../server/store/kv.ts";

@@ -2,7 +2,7 @@
  * The organisation's words in the caller's language (spec §3 labels and descriptions, §7
  * lookups; server/org/labels.ts): the spec's plain fields answer in the language the app
  * shows (Accept-Language, else the user's), with English when the organisation gave none in
- * it; the words of every language ride along for the client's switch (client/lib/org_words.ts);
+ * it; the words of every language ride along for the client's switch (client/shared/org_words.ts);
  * an organisation stored with plain texts keeps answering them.
  */
 import assert from "node:assert/strict";

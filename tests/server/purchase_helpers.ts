@@ -6,9 +6,9 @@
 import assert from "node:assert/strict";
 import type { TestApi } from "../helpers.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
-import type { Card } from "../../client/api/contract/cards.ts";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
-import type { Transaction, TransactionRow } from "../../client/api/contract/transactions.ts";
+import type { Card } from "../../client/shared/contract/cards.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
+import type { Transaction, TransactionRow } from "../../client/shared/contract/transactions.ts";
 import { assertOk, type Headers } from "./api.ts";
 
 export const E = "/scmapi/expense";

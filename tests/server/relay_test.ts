@@ -7,8 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { contract, DEVICE_ID_HEADER, type Endpoint } from "../../client/api/contract/mod.ts";
-import { CONTENT_PATH, UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { contract, DEVICE_ID_HEADER, type Endpoint } from "../../client/shared/contract/mod.ts";
+import { CONTENT_PATH, UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { addressKey } from "../../server/middleware/peer.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
 import { parseConfig } from "../../server/config.ts";

@@ -3,7 +3,7 @@
  * no sockets.
  */
 import assert from "node:assert/strict";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { DEMO, withApp } from "../helpers.ts";
 import { assertError, assertOk, login } from "./api.ts";

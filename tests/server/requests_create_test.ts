@@ -4,9 +4,9 @@
  * no sockets.
  */
 import assert from "node:assert/strict";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
-import { en } from "../../client/i18n/locales/en.ts";
-import { fr } from "../../client/i18n/locales/fr.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
+import { en } from "../../client/shared/i18n/locales/en.ts";
+import { fr } from "../../client/shared/i18n/locales/fr.ts";
 import { DEMO, withApp } from "../helpers.ts";
 import { assertError, assertOk, login, loginFrench } from "./api.ts";
 import {

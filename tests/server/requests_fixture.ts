@@ -3,7 +3,11 @@
  * valid TRAVEL body and the helpers that create, submit, accept, comment and edit requests.
  */
 import assert from "node:assert/strict";
-import type { ApprovalTeam, Comment, ExpenseRequest } from "../../client/api/contract/requests.ts";
+import type {
+  ApprovalTeam,
+  Comment,
+  ExpenseRequest,
+} from "../../client/shared/contract/requests.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { transactionRecord } from "./transaction_records.ts";
 import { type TestApi } from "../helpers.ts";

@@ -3,7 +3,7 @@
  * writes): submit and its approval, edit with reissue. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import type { ApprovalTeam, ExpenseRequest } from "../../client/api/contract/requests.ts";
+import type { ApprovalTeam, ExpenseRequest } from "../../client/shared/contract/requests.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { decide } from "../../server/domain/approvals.ts";
 import { DEMO, withApp } from "../helpers.ts";

@@ -9,10 +9,10 @@
  * periodic job is run by one process at a time (its lease), handed on when that one stops.
  */
 import assert from "node:assert/strict";
-import type { Card } from "../../client/api/contract/cards.ts";
-import type { ApprovalRow } from "../../client/api/contract/approvals.ts";
-import type { ExpenseRequest } from "../../client/api/contract/requests.ts";
-import type { TransactionRow } from "../../client/api/contract/transactions.ts";
+import type { Card } from "../../client/shared/contract/cards.ts";
+import type { ApprovalRow } from "../../client/shared/contract/approvals.ts";
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
+import type { TransactionRow } from "../../client/shared/contract/transactions.ts";
 import { leaseKey, type LeaseRecord } from "../../server/store/lease.ts";
 import { openKv } from "../../server/store/kv.ts";
 import { localEnv, type Proc, startMain } from "./main_process.ts";

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { contract, type Endpoint } from "../../client/api/contract/mod.ts";
-import { OVERVIEW_TEAMS_OLD_PATH } from "../../client/api/contract/approvals.ts";
-import { CONTENT_PATH, PREVIEW_PATH, UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { contract, type Endpoint } from "../../client/shared/contract/mod.ts";
+import { OVERVIEW_TEAMS_OLD_PATH } from "../../client/shared/contract/approvals.ts";
+import { CONTENT_PATH, PREVIEW_PATH, UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { login } from "./api.ts";
 

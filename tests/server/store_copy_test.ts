@@ -6,7 +6,7 @@
  * file and a non-empty store are refused.
  */
 import assert from "node:assert/strict";
-import { UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { openKv } from "../../server/store/kv.ts";
 import { compareRecords, readStore } from "../../server/store/copy.ts";
 import { main } from "../../server/store/copy_cli.ts";

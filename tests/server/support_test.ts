@@ -5,8 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../server/app.ts";
-import { de } from "../../client/i18n/locales/de.ts";
-import { es } from "../../client/i18n/locales/es.ts";
+import { de } from "../../client/shared/i18n/locales/de.ts";
+import { es } from "../../client/shared/i18n/locales/es.ts";
 import { supportPath, writeSupportPages } from "../../server/support/pages.ts";
 import { DEMO, testApp, withApp } from "../helpers.ts";
 

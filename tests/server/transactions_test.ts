@@ -7,8 +7,8 @@
 import assert from "node:assert/strict";
 import { DEMO, withApp } from "../helpers.ts";
 import { assertError, assertOk, login } from "./api.ts";
-import type { Card } from "../../client/api/contract/cards.ts";
-import { Transaction } from "../../client/api/contract/transactions.ts";
+import type { Card } from "../../client/shared/contract/cards.ts";
+import { Transaction } from "../../client/shared/contract/transactions.ts";
 import { reconcileAuthorizations } from "../../server/domain/issuer_reconcile.ts";
 import {
   buy,

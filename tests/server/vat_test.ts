@@ -9,12 +9,12 @@ import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login } from "./api.ts";
 import { buy, defineSecure, detail, get, issuer, newCard, post, rows } from "./purchase_helpers.ts";
 import { transactionRecord } from "./transaction_records.ts";
-import type { Transaction } from "../../client/api/contract/transactions.ts";
-import type { ComboItem, ReviewLine, VatCode } from "../../client/api/contract/vat.ts";
+import type { Transaction } from "../../client/shared/contract/transactions.ts";
+import type { ComboItem, ReviewLine, VatCode } from "../../client/shared/contract/vat.ts";
 import type { TransactionRecord } from "../../server/store/transactions.ts";
 import type { OrgMeta } from "../../server/store/org.ts";
-import { fromMinor } from "../../client/lib/currency_units.ts";
-import { vatMinor } from "../../client/lib/vat.ts";
+import { fromMinor } from "../../client/shared/currency_units.ts";
+import { vatMinor } from "../../client/shared/vat.ts";
 
 /** A transaction of `userOid` written straight into the repository (with a receipt). */
 async function tx(api: TestApi, userOid: string, over: Partial<TransactionRecord> = {}) {

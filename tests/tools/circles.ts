@@ -34,7 +34,8 @@ export const ROOTS = ["client", "server", "tests", "main.ts", "build.ts"];
 
 // ---- Reading a module: a small tokenizer, so comments, strings and regexes cannot fool it ----
 
-type Token =
+/** A token of a module's code: names and punctuation; strings keep their text, the rest is "other". */
+export type Token =
   | { t: "name"; v: string }
   | { t: "punct"; v: string }
   | { t: "string"; v: string }
@@ -58,7 +59,7 @@ const BEFORE_REGEX = new Set([
   "await",
 ]);
 
-function tokenize(src: string): Token[] {
+export function tokenize(src: string): Token[] {
   const out: Token[] = [];
   /** One entry per open `${`: the brace depth at which that template resumes. */
   const templates: number[] = [];

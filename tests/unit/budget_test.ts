@@ -10,9 +10,9 @@ import {
   MAX_OCCURRENCES,
   occurrenceDate,
   planOfLines,
-} from "../../client/lib/budget.ts";
-import { isIsoDay } from "../../client/lib/dates.ts";
-import { checkAmount } from "../../client/lib/request_rules.ts";
+} from "../../client/shared/budget.ts";
+import { isIsoDay } from "../../client/shared/dates.ts";
+import { checkAmount } from "../../client/shared/request_rules.ts";
 
 const plan = (p: Partial<BudgetPlan> = {}): BudgetPlan => ({
   period: "monthly",

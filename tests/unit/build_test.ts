@@ -260,7 +260,7 @@ async function checkFirstLoadModules(report: BuildReport): Promise<void> {
   assert.ok([...sources].some((s) => s.endsWith("client/components/PinPad.tsx")), "no PIN pad");
   const kept = [
     /node_modules\/zod\//,
-    /client\/api\/contract\/(?!routes\.ts)/,
+    /client\/shared\/contract\/(?!routes\.ts)/,
     /client\/actions\/(request_rows|transaction_lists)\.ts$/,
     /client\/screens\/(LostActivation|Options)\//,
   ];

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { isIsoDay, isoDay } from "../../client/lib/dates.ts";
+import { isIsoDay, isoDay } from "../../client/shared/dates.ts";
 
 const utc = (y: number, m: number, d: number, h = 0, mi = 0, s = 0) =>
   Date.UTC(y, m - 1, d, h, mi, s);

@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
-import { en } from "../../client/i18n/locales/en.ts";
-import { enShell } from "../../client/i18n/locales/en_shell.ts";
+import { en } from "../../client/shared/i18n/locales/en.ts";
+import { enShell } from "../../client/shared/i18n/locales/en_shell.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const ENTRY = resolve(ROOT, "client/main.tsx");
@@ -54,8 +54,8 @@ Deno.test("[i18n split] every key named by a first-load module is in en_shell.ts
 Deno.test("[i18n split] en is en_shell plus the main part, no key in both files", () => {
   const keysOf = (path: string) =>
     [...Deno.readTextFileSync(resolve(ROOT, path)).matchAll(/^ {2}"([^"]+)":/gm)].map((m) => m[1]);
-  const shellKeys = keysOf("client/i18n/locales/en_shell.ts");
-  const mainKeys = keysOf("client/i18n/locales/en.ts");
+  const shellKeys = keysOf("client/shared/i18n/locales/en_shell.ts");
+  const mainKeys = keysOf("client/shared/i18n/locales/en.ts");
   assert.deepEqual(shellKeys.filter((k) => mainKeys.includes(k)), [], "keys in both files");
   assert.deepEqual([...shellKeys, ...mainKeys].sort(), Object.keys(en).sort());
   for (const [k, v] of Object.entries(enShell)) assert.equal(en[k as keyof typeof en], v, k);
@@ -91,10 +91,10 @@ Deno.test("[i18n split] esbuild leaves en.ts out of the first load and puts it i
     const inputsOf = (outs: Iterable<string>) =>
       new Set([...outs].flatMap((o) => Object.keys(outputs[o].inputs)));
     const firstInputs = inputsOf(first);
-    assert.ok(firstInputs.has("client/i18n/locales/en_shell.ts"));
-    assert.ok(!firstInputs.has("client/i18n/locales/en.ts"), "en.ts is in the first load");
+    assert.ok(firstInputs.has("client/shared/i18n/locales/en_shell.ts"));
+    assert.ok(!firstInputs.has("client/shared/i18n/locales/en.ts"), "en.ts is in the first load");
     assert.ok(!firstInputs.has("client/app/MainArea.tsx"));
-    assert.ok(inputsOf(Object.keys(outputs)).has("client/i18n/locales/en.ts"));
+    assert.ok(inputsOf(Object.keys(outputs)).has("client/shared/i18n/locales/en.ts"));
   } finally {
     await esbuild.stop();
   }

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { en } from "../../client/i18n/locales/en.ts";
-import { fr } from "../../client/i18n/locales/fr.ts";
-import { de } from "../../client/i18n/locales/de.ts";
-import { es } from "../../client/i18n/locales/es.ts";
-import { format } from "../../client/i18n/format.ts";
-import { refusedAbbreviation } from "../../client/lib/transaction_rules.ts";
+import { en } from "../../client/shared/i18n/locales/en.ts";
+import { fr } from "../../client/shared/i18n/locales/fr.ts";
+import { de } from "../../client/shared/i18n/locales/de.ts";
+import { es } from "../../client/shared/i18n/locales/es.ts";
+import { format } from "../../client/shared/i18n/format.ts";
+import { refusedAbbreviation } from "../../client/shared/transaction_rules.ts";
 import { dictionary, LOCALES, pickLocale } from "../../server/i18n.ts";
 
 type Key = keyof typeof en;

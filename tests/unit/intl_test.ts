@@ -9,9 +9,9 @@ import {
   inputNumber,
   regionalLocale,
   zoneOf,
-} from "../../client/lib/intl.ts";
+} from "../../client/shared/intl.ts";
 import { groupTransactions, txGroup } from "../../client/lib/transaction_view.ts";
-import type { TransactionRow } from "../../client/api/contract/transactions.ts";
+import type { TransactionRow } from "../../client/shared/contract/transactions.ts";
 
 /** '_' stands for a no-break space (U+00A0), '~' for a narrow no-break space (U+202F). */
 const sp = (s: string) => s.replace(/_/g, "\u00a0").replace(/~/g, "\u202f");
@@ -267,8 +267,8 @@ const FORBIDDEN: { what: string; re: RegExp; allowed: Record<string, string> }[]
     what: "toFixed (a decimal mark written by hand)",
     re: /\.toFixed\(/,
     allowed: {
-      "client/lib/currency_units.ts": "rounds minor-unit arithmetic, returns a number",
-      "client/lib/money.ts": "spec §3 fullamount/fractionamount wire fields, not shown",
+      "client/shared/currency_units.ts": "rounds minor-unit arithmetic, returns a number",
+      "client/shared/money.ts": "spec §3 fullamount/fractionamount wire fields, not shown",
       "client/lib/transaction_view.ts": "search matching of typed amounts, not shown",
       "client/lib/jpeg_pdf.ts": "PDF page coordinates in the file's syntax, not shown",
       "client/build/report.ts": "the build's size table in a terminal, not the app",
@@ -278,7 +278,7 @@ const FORBIDDEN: { what: string; re: RegExp; allowed: Record<string, string> }[]
   {
     what: "Intl formatter outside the module",
     re: /new Intl\.(NumberFormat|DateTimeFormat|PluralRules|RelativeTimeFormat)/,
-    allowed: { "client/i18n/format.ts": "plural forms of translations (first load)" },
+    allowed: { "client/shared/i18n/format.ts": "plural forms of translations (first load)" },
   },
   {
     what: "hand-made thousands grouping",
@@ -290,7 +290,7 @@ const FORBIDDEN: { what: string; re: RegExp; allowed: Record<string, string> }[]
     what: "date or time assembled from its fields",
     re: /get(UTC)?(Hours|Minutes)\(\)|padStart\(2, "0"\)/,
     allowed: {
-      "client/lib/dates.ts": "isoDay writes the machine form YYYY-MM-DD, not shown",
+      "client/shared/dates.ts": "isoDay writes the machine form YYYY-MM-DD, not shown",
       "client/actions/capture.ts":
         "a receipt's file name (receipt-YYYY-MM-DD-HHmm), a machine form",
       "client/build/release.ts": "spec §1's fixed release label (2.yy.MMdd, dd-MM-yyyy), at build",
@@ -307,7 +307,7 @@ async function* sources(dir: string): AsyncGenerator<string> {
   for await (const e of Deno.readDir(dir)) {
     const p = `${dir}/${e.name}`;
     if (e.isDirectory && e.name !== "locales") yield* sources(p);
-    else if (/\.tsx?$/.test(e.name) && p !== "client/lib/intl.ts") yield p;
+    else if (/\.tsx?$/.test(e.name) && p !== "client/shared/intl.ts") yield p;
   }
 }
 

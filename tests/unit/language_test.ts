@@ -72,8 +72,8 @@ Deno.test("[language] our own support page follows the language; an external one
 Deno.test("[language] a banner raised before a language switch follows the new language", async () => {
   const { applyTranslation, t } = await import("../../client/i18n/index.ts");
   const { banners, bannerText, dropBanners, pushBanner } = await import("../../client/state/ui.ts");
-  const { fr } = await import("../../client/i18n/locales/fr.ts");
-  const { de } = await import("../../client/i18n/locales/de.ts");
+  const { fr } = await import("../../client/shared/i18n/locales/fr.ts");
+  const { de } = await import("../../client/shared/i18n/locales/de.ts");
   applyTranslation({}, "en");
   banners.value = [];
   pushBanner(t("common.networkError"));

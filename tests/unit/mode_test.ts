@@ -13,7 +13,7 @@ import {
   isDimmed,
   toDecide,
 } from "../../client/state/approvals.ts";
-import type { ApprovalRow } from "../../client/api/contract/approvals.ts";
+import type { ApprovalRow } from "../../client/shared/contract/approvals.ts";
 
 const facts = (p: Partial<ModeFacts> = {}): ModeFacts => ({
   hasApprovals: true,

@@ -11,7 +11,7 @@ import {
   splitAmount,
   sumAmounts,
   toCents,
-} from "../../client/lib/money.ts";
+} from "../../client/shared/money.ts";
 
 const NNBSP = "\u202f"; // French grouping mark (narrow no-break space)
 

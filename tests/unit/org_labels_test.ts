@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import demo from "../../server/org/demo_org.json" with { type: "json" };
 import { parseOrg } from "../../server/org/parse.ts";
 import { labelIn, labelMap } from "../../server/org/labels.ts";
-import { pickLabel } from "../../client/lib/org_words.ts";
+import { pickLabel } from "../../client/shared/org_words.ts";
 
 // deno-lint-ignore no-explicit-any
 type Json = any;

@@ -4,7 +4,7 @@ import {
   isCompletePin,
   PIN_MESSAGES,
   type PinProblem,
-} from "../../client/lib/pin_rules.ts";
+} from "../../client/shared/pin_rules.ts";
 
 function expectAll(pins: string[], want: PinProblem | null) {
   for (const pin of pins) {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parsePushLink, PUSH_KINDS, pushLink, pushTag } from "../../client/lib/push_links.ts";
+import { parsePushLink, PUSH_KINDS, pushLink, pushTag } from "../../client/shared/push_links.ts";
 
 const OID = "0b6f3c1e-8d2a-4c55-9a1b-2f7e6d5c4b3a";
 

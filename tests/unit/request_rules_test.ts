@@ -9,7 +9,7 @@ import {
   MAX_URL,
   normaliseVendorUrl,
   type TypeBounds,
-} from "../../client/lib/request_rules.ts";
+} from "../../client/shared/request_rules.ts";
 
 const oneOff: TypeBounds = { minAmount: 20, maxAmount: 5000, isRecurring: false };
 const recurring: TypeBounds = { minAmount: 20, maxAmount: 5000, isRecurring: true };

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { contract, type Endpoint } from "../../client/api/contract/mod.ts";
-import { CONTENT_PATH, PREVIEW_PATH, UPLOAD_PATH } from "../../client/api/contract/documents.ts";
+import { contract, type Endpoint } from "../../client/shared/contract/mod.ts";
+import { CONTENT_PATH, PREVIEW_PATH, UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 
 // Issue 14 "Paths exactly as §7 spells them": a relay to a real upstream breaks on any other
 // spelling. Every call of spec §7 is checked against the contract (the one source of paths
@@ -213,7 +213,7 @@ async function clientFiles(dir = new URL("client/", ROOT)): Promise<URL[]> {
     const u = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
     if (e.isDirectory) {
       // The contract defines the calls; using one means calling it from elsewhere.
-      if (u.pathname.endsWith("/client/api/contract/")) continue;
+      if (u.pathname.endsWith("/client/shared/contract/")) continue;
       files.push(...await clientFiles(u));
     } else if (/\.tsx?$/.test(e.name)) files.push(u);
   }
@@ -222,7 +222,7 @@ async function clientFiles(dir = new URL("client/", ROOT)): Promise<URL[]> {
 
 /**
  * "group.name" of every contract endpoint a client module refers to: through the group's
- * import (`import { approvals as api } from ".../api/contract/approvals.ts"` → `api.list`)
+ * import (`import { approvals as api } from ".../shared/contract/approvals.ts"` → `api.list`)
  * or through `contract.<group>.<name>`.
  */
 async function clientUses(): Promise<Map<string, string[]>> {
@@ -232,7 +232,9 @@ async function clientUses(): Promise<Map<string, string[]>> {
     const src = await Deno.readTextFile(f);
     const rel = f.pathname.slice(ROOT.pathname.length);
     const aliases = new Map<string, string>();
-    for (const m of src.matchAll(/import\s*\{([^}]*)\}\s*from\s*"[^"]*api\/contract\/\w+\.ts"/g)) {
+    for (
+      const m of src.matchAll(/import\s*\{([^}]*)\}\s*from\s*"[^"]*shared\/contract\/\w+\.ts"/g)
+    ) {
       for (const spec of m[1].split(",")) {
         const [name, alias] = spec.trim().split(/\s+as\s+/);
         if (name in contract) aliases.set(alias ?? name, name);

@@ -9,7 +9,7 @@ import {
   receiptOverdue,
   refusedAbbreviation,
   refusedKind,
-} from "../../client/lib/transaction_rules.ts";
+} from "../../client/shared/transaction_rules.ts";
 import { DECLINE_REASONS } from "../../server/issuer/mod.ts";
 
 const DAY = 86_400_000;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { TransactionRow } from "../../client/api/contract/transactions.ts";
+import type { TransactionRow } from "../../client/shared/contract/transactions.ts";
 import {
   amountDisplay,
   daysBetween,

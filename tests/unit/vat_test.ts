@@ -1,6 +1,6 @@
 /**
  * VAT arithmetic and review rules (issue 12; spec §5 VAT panel: amount × p / (100 + p) to the
- * cent, §9 VAT lines up to 3): client/lib/vat.ts, which the panel and the server share, and
+ * cent, §9 VAT lines up to 3): client/shared/vat.ts, which the panel and the server share, and
  * the server's pure review check (server/domain/vat_checks.ts).
  */
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import {
   vatAmount,
   vatAmountText,
   vatMinor,
-} from "../../client/lib/vat.ts";
+} from "../../client/shared/vat.ts";
 import {
   checkReview,
   codeOf,

@@ -1,7 +1,7 @@
 import { formatMoney, shortDateTime } from "../../i18n/display.ts";
 import { useEffect, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { DeclarationReview } from "../../api/contract/declarations.ts";
+import type { DeclarationReview } from "../../shared/contract/declarations.ts";
 import { decideNoReceipt, loadDeclarationReviews } from "../../actions/declarations.ts";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";

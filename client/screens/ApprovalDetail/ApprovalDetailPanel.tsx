@@ -10,13 +10,13 @@ import {
   rejectWithNote,
 } from "../../actions/approvals.ts";
 import { ActionBar, type MoreAction } from "../../components/ActionBar.tsx";
-import type { ApprovalRequest } from "../../api/contract/approvals.ts";
+import type { ApprovalRequest } from "../../shared/contract/approvals.ts";
 import { Comments } from "../../components/Comments.tsx";
 import { ApprovalDeclarations } from "./ApprovalDeclarations.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney, shortDate, shortDateTime } from "../../i18n/display.ts";
-import { isLargeAmount } from "../../lib/money.ts";
+import { isLargeAmount } from "../../shared/money.ts";
 import { approvalDetail, teams, teamsFailed } from "../../state/approvals.ts";
 import { working } from "../../state/session.ts";
 import { approvalStatusLabel } from "../Approvals/ApprovalRow.tsx";

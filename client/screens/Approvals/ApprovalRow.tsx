@@ -1,8 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { ApprovalRow as Row } from "../../api/contract/approvals.ts";
+import type { ApprovalRow as Row } from "../../shared/contract/approvals.ts";
 import { locale, t } from "../../i18n/index.ts";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
-import { isLargeAmount } from "../../lib/money.ts";
+import { isLargeAmount } from "../../shared/money.ts";
 import { isDimmed, rowSubFilter, toDecide } from "../../state/approvals.ts";
 
 export const approvalStatusLabel = (s: Row["statusCode"]) => t(`approvalStatus.${s}`);

@@ -4,9 +4,9 @@ import { setField } from "../../actions/request_form.ts";
 import { FieldButton } from "../../components/FieldButton.tsx";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
-import { type BudgetPeriod, budgetTotal, checkPlan, generateBudget } from "../../lib/budget.ts";
-import { isoDay } from "../../lib/dates.ts";
-import { parseAmount } from "../../lib/money.ts";
+import { type BudgetPeriod, budgetTotal, checkPlan, generateBudget } from "../../shared/budget.ts";
+import { isoDay } from "../../shared/dates.ts";
+import { parseAmount } from "../../shared/money.ts";
 import { draft } from "../../state/requests.ts";
 import { openSheet } from "../../state/ui.ts";
 

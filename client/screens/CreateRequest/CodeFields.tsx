@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { Code } from "../../api/contract/requests.ts";
+import type { Code } from "../../shared/contract/requests.ts";
 import { FieldButton, FieldError } from "../../components/FieldButton.tsx";
 import { t } from "../../i18n/index.ts";
 import { costCentersByType, ledgersByCc, projectsByCc } from "../../state/lookups.ts";

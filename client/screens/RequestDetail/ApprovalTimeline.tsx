@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { ApprovalTeam } from "../../api/contract/requests.ts";
+import type { ApprovalTeam } from "../../shared/contract/requests.ts";
 import { t, type TranslationKey } from "../../i18n/index.ts";
 import { shortDateTime } from "../../i18n/display.ts";
 

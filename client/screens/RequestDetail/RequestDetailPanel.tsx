@@ -14,13 +14,13 @@ import { locale, t } from "../../i18n/index.ts";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
 import { Comments } from "../../components/Comments.tsx";
 import { Field } from "../../components/Field.tsx";
-import { isLargeAmount } from "../../lib/money.ts";
+import { isLargeAmount } from "../../shared/money.ts";
 import { isClosedCardId } from "../../lib/cards.ts";
 import { detail } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { TxList } from "../Transactions/TxList.tsx";
 import { ApprovalTimeline } from "./ApprovalTimeline.tsx";
-import { TX_STATUS } from "../../lib/transaction_rules.ts";
+import { TX_STATUS } from "../../shared/transaction_rules.ts";
 import { statusLabel } from "../Requests/RequestRow.tsx";
 import { queuedFor } from "../../state/outq.ts";
 

@@ -1,8 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { ExpenseRow } from "../../api/contract/requests.ts";
+import type { ExpenseRow } from "../../shared/contract/requests.ts";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
-import { isLargeAmount } from "../../lib/money.ts";
+import { isLargeAmount } from "../../shared/money.ts";
 
 export const statusLabel = (r: Pick<ExpenseRow, "statusCode" | "cardStatusCode">) =>
   r.cardStatusCode === "Closed"

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { SecureSettings } from "../../api/contract/cards.ts";
+import type { SecureSettings } from "../../shared/contract/cards.ts";
 import {
   hideSecurePassword,
   loadSecure,
@@ -21,7 +21,7 @@ import {
   SECURE_PIN_LENGTH,
   type SecureProblem,
   validSecurePin,
-} from "../../lib/secure_rules.ts";
+} from "../../shared/secure_rules.ts";
 import { working } from "../../state/session.ts";
 import { revealedPassword, secureSettings } from "../../state/wallet.ts";
 

@@ -1,6 +1,6 @@
 import { type Ref, useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { Transaction } from "../../api/contract/transactions.ts";
+import type { Transaction } from "../../shared/contract/transactions.ts";
 import { addPhoto, discardCapture, sendCapture, setEnhance } from "../../actions/capture.ts";
 import { t } from "../../i18n/index.ts";
 import { captureDraft, captureRequest } from "../../state/capture.ts";

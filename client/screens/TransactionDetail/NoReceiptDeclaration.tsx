@@ -1,8 +1,11 @@
 import { shortDateTime } from "../../i18n/display.ts";
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { DECLARATION_REASON_MAX, DECLARATION_WHAT_MAX } from "../../api/contract/declarations.ts";
-import type { Transaction } from "../../api/contract/transactions.ts";
+import {
+  DECLARATION_REASON_MAX,
+  DECLARATION_WHAT_MAX,
+} from "../../shared/contract/declarations.ts";
+import type { Transaction } from "../../shared/contract/transactions.ts";
 import { declareNoReceipt, withdrawNoReceipt } from "../../actions/declarations.ts";
 import { Field } from "../../components/Field.tsx";
 import { t } from "../../i18n/index.ts";

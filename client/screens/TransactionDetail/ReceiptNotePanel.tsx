@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { RECEIPT_NOTE_MAX } from "../../api/contract/documents.ts";
+import { RECEIPT_NOTE_MAX } from "../../shared/contract/documents.ts";
 import { editNote, saveNote } from "../../actions/receipts.ts";
 import { t } from "../../i18n/index.ts";
 import { noteDraft } from "../../state/receipts.ts";

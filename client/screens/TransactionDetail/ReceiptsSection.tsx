@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { Receipt } from "../../api/contract/documents.ts";
-import type { Transaction } from "../../api/contract/transactions.ts";
+import type { Receipt } from "../../shared/contract/documents.ts";
+import type { Transaction } from "../../shared/contract/transactions.ts";
 import { acceptList } from "../../actions/files.ts";
 import { attachReceipt, openNote, removeReceipt } from "../../actions/receipts.ts";
 import { QueuedState } from "../../components/FailedWrites.tsx";

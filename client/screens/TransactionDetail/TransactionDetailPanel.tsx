@@ -16,7 +16,7 @@ import {
   shortDate,
   shortDateTime,
 } from "../../i18n/display.ts";
-import { cutReason, TX_STATUS } from "../../lib/transaction_rules.ts";
+import { cutReason, TX_STATUS } from "../../shared/transaction_rules.ts";
 import { queuedFor } from "../../state/outq.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";

@@ -10,7 +10,7 @@ import {
 } from "../../actions/vat.ts";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { amountDisplay, inputAmount } from "../../i18n/display.ts";
-import { VAT_AMOUNT_MAX_CHARS } from "../../lib/vat.ts";
+import { VAT_AMOUNT_MAX_CHARS } from "../../shared/vat.ts";
 import { accounting, vatCountries, vatDraft } from "../../state/receipts.ts";
 import { accountingCodes, receiptTypes, vatCodes } from "../../state/lookups.ts";
 import { working } from "../../state/session.ts";

@@ -1,9 +1,9 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { Transaction } from "../../api/contract/transactions.ts";
+import type { Transaction } from "../../shared/contract/transactions.ts";
 import { openDocuments } from "../../actions/documents.ts";
 import { openVat, setVatFlag } from "../../actions/vat.ts";
 import { t, type TranslationKey } from "../../i18n/index.ts";
-import { type DoTax, doTaxOfFlag, linesOf } from "../../lib/vat.ts";
+import { type DoTax, doTaxOfFlag, linesOf } from "../../shared/vat.ts";
 import { QueuedState } from "../../components/FailedWrites.tsx";
 import { queuedFor } from "../../state/outq.ts";
 import { accounting } from "../../state/receipts.ts";

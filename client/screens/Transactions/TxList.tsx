@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { TransactionRow } from "../../api/contract/transactions.ts";
+import type { TransactionRow } from "../../shared/contract/transactions.ts";
 import { openTransaction } from "../../actions/transactions.ts";
 import { useProgressive } from "../../components/useProgressive.ts";
 import { t } from "../../i18n/index.ts";

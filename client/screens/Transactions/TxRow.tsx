@@ -1,8 +1,8 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { TransactionRow } from "../../api/contract/transactions.ts";
+import type { TransactionRow } from "../../shared/contract/transactions.ts";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
 import { amountDisplay, refusedLabel, shortDateTime } from "../../i18n/display.ts";
-import { hasFlipMarker, TX_STATUS } from "../../lib/transaction_rules.ts";
+import { hasFlipMarker, TX_STATUS } from "../../shared/transaction_rules.ts";
 import { showsReceipts } from "../../lib/transaction_view.ts";
 import { Icon } from "../../components/Icon.tsx";
 import { queuedFor } from "../../state/outq.ts";

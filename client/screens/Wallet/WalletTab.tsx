@@ -1,5 +1,5 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import type { ExpenseRow } from "../../api/contract/requests.ts";
+import type { ExpenseRow } from "../../shared/contract/requests.ts";
 import { openCard } from "../../actions/cards.ts";
 import { openDetail } from "../../actions/requests.ts";
 import { RowList } from "../../components/RowList.tsx";
@@ -14,7 +14,7 @@ import {
   type WalletFilterKey,
   walletRowOpens,
 } from "../../lib/cards.ts";
-import { isLargeAmount } from "../../lib/money.ts";
+import { isLargeAmount } from "../../shared/money.ts";
 import { walletFilter } from "../../state/wallet.ts";
 import { visibleWalletRows, walletCounts } from "../../state/wallet_rows.ts";
 import { cardStateLabel } from "../CardDetail/CardDetailPanel.tsx";

@@ -1,7 +1,7 @@
 /**
  * Money as the app checks it (spec §9). Amounts travel as numbers with at most two decimals;
  * sums are done in integer cents so 0.1 + 0.2 never shows as 0.30000000000000004. How an
- * amount is shown (Intl, the person's locale) is client/lib/intl.ts: this file stays small,
+ * amount is shown (Intl, the person's locale) is client/shared/intl.ts: this file stays small,
  * it is part of the PIN pad's first load.
  */
 

@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { DocumentInfo } from "./documents.ts";
 import { ArchiveParam, Comment, CommentBody, ExpenseRequest } from "./requests.ts";
-import { MAX_FLIP } from "../../lib/transaction_rules.ts";
+import { MAX_FLIP } from "../transaction_rules.ts";
 
 // Card transactions (issue 11; spec §2 Transactions and Transaction detail, §3 Transaction
 // and Flip payload, §7 pwalists receiptslist and pwaflip). Field names are spec §3's; shapes

@@ -1,7 +1,7 @@
 /**
  * Calendar days as the app carries them: dates of budget lines, issue and validity dates are
  * 'YYYY-MM-DD' strings so no time zone can move them. How dates and times are shown (spec §9,
- * Intl, the person's locale and time zone) is client/lib/intl.ts.
+ * Intl, the person's locale and time zone) is client/shared/intl.ts.
  */
 
 const pad = (n: number) => String(n).padStart(2, "0");

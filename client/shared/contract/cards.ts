@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { ArchiveParam, BudgetLine } from "./requests.ts";
-import { PASSWORD_MAX, PHONE_MAX, REVEAL_KEY } from "../../lib/secure_rules.ts";
+import { PASSWORD_MAX, PHONE_MAX, REVEAL_KEY } from "../secure_rules.ts";
 
 // spec §7 card and 3-D Secure calls. Field names are spec §3's; shapes are ours. A card is
 // addressed by its request's oid (one card per accepted request). No answer but the two
@@ -119,7 +119,7 @@ export const cards = {
     path: `${E}/pwaexpensecardreveal`,
     auth: "bearer",
     query: z.object({ oid: Oid, key: RevealKey, archive: ArchiveParam }),
-    /** RevealedCard as JSON, sealed for `key` (client/lib/reveal_cipher.ts). */
+    /** RevealedCard as JSON, sealed for `key` (client/shared/reveal_cipher.ts). */
     response: z.object({ encryptedresult: z.string() }),
   }),
   freeze: endpoint({

@@ -1,7 +1,7 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { MAX_OCCURRENCES } from "../../lib/budget.ts";
-import { MAX_PURPOSE, MAX_URL, MAX_VENDOR } from "../../lib/request_rules.ts";
+import { MAX_OCCURRENCES } from "../budget.ts";
+import { MAX_PURPOSE, MAX_URL, MAX_VENDOR } from "../request_rules.ts";
 
 // spec §7 reads and writes of expense requests, their lookups and comments. Field names
 // are spec §3's; response shapes are ours (the spec does not show them).
@@ -146,7 +146,7 @@ export type Comment = z.infer<typeof Comment>;
 /** spec §3 account (plus its currency, which the create form proposes). */
 /**
  * The organisation's words of every language it gave (en, fr, de, es; English always), next
- * to the spec's plain field that holds them in the caller's language (client/lib/org_words.ts).
+ * to the spec's plain field that holds them in the caller's language (client/shared/org_words.ts).
  */
 export const Words = z.optional(z.record(z.string(), z.string()));
 export const Account = z.object({

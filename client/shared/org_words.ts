@@ -23,7 +23,7 @@ export function pickLabel(
   return words?.[lang] || words?.en || plain;
 }
 
-/** An item of a lookup with the organisation's words (client/api/contract Words fields). */
+/** An item of a lookup with the organisation's words (client/shared/contract Words fields). */
 interface Worded {
   label?: string;
   labels?: Partial<Record<string, string>>;
