@@ -19,7 +19,7 @@ if (typeof Deno.cron === "function") {
 const config = parseConfig(Deno.env.toObject());
 const logger = createLogger(config.LOG_LEVEL);
 const deps = await makeDeps(config);
-// Relay mode (issue 14): the upstream is the system of record; this edge keeps no data of
+// Relay mode (docs/relay.md): the upstream is the system of record; this edge keeps no data of
 // its own to seed or deliver (its store holds VAPID keys, kept translations, push records).
 const relay = !!config.UPSTREAM_URL;
 if (relay) logger.info("Relay mode: /bonita and /docservice go to the upstream");

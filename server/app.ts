@@ -56,7 +56,8 @@ export function createApp(
   opts: { frameSrc?: string[]; logger?: Logger; relay?: RelayOptions } = {},
 ): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  // First: one JSON line a request and the X-Request-Id header (issue 14); quiet unless given.
+  // First: one JSON line a request and the X-Request-Id header (docs/deploying.md); quiet unless
+  // given.
   app.use("*", requestLog(opts.logger ?? createLogger("off")));
   app.use("*", securityHeaders(opts.frameSrc));
   app.use("*", async (c, next) => {
@@ -64,7 +65,7 @@ export function createApp(
     await next();
   });
 
-  // Relay mode (issue 14): the system of record is UPSTREAM_URL; /bonita and /docservice are
+  // Relay mode (docs/relay.md): the system of record is UPSTREAM_URL; /bonita and /docservice are
   // relayed to it (server/relay/), the rest (the client, support pages, push) stays here.
   const relay = deps.config.UPSTREAM_URL
     ? relayRoutes({
@@ -89,12 +90,13 @@ export function createApp(
   api.use("*", compress({ acceptEncoding: (c) => relayedAcceptEncoding(c as Context<AppEnv>) }));
   // The caller before any body: a bearer call without a valid bearer is answered 401 unread.
   api.use("*", callerFirst());
-  // Bodies are read whole within MAX_JSON_BODY, except the upload's (issue 12), which its
-  // handler reads after the bearer check within the file, preview and multipart allowance.
+  // Bodies are read whole within MAX_JSON_BODY, except the upload's (spec §3 Upload form fields),
+  // which its handler reads after the bearer check within the file, preview and multipart
+  // allowance.
   const jsonBody = bufferedBody({ maxSize: MAX_JSON_BODY });
   api.use("*", (c, next) => c.req.path === `/bonita${UPLOAD_PATH}` ? next() : jsonBody(c, next));
-  // Writes carrying Idempotency-Key are carried out once for their bearer (issue 13, the
-  // offline queue; GUIDE §6: POST only, no 4xx, nothing secret kept).
+  // Writes carrying Idempotency-Key are carried out once for their bearer (the
+  // offline queue's replays; GUIDE §6: POST only, no 4xx, nothing secret kept).
   api.use("*", idempotency());
   api.route("/", sessionRoutes());
   api.route("/", passkeyRoutes());
@@ -112,10 +114,12 @@ export function createApp(
   });
   if (!relay) {
     app.route("/bonita", api);
-    // The document service (issue 12): advanced-security documents, its own tokens, no bearer.
+    // The document service (spec §7 remote document delete): advanced-security documents, its own
+    // tokens, no bearer.
     app.route("/docservice", docServiceRoutes());
   }
-  // Relay mode (issue 14): the upstream hands pushes to the edge, signed (server/push/edge.ts).
+  // Relay mode (docs/relay.md): the upstream hands pushes to the edge, signed
+  // (server/push/edge.ts).
   if (edgePushEnabled(deps.config)) app.route("/edge/push", edgePushRoutes());
 
   // Development pages: loopback peer and Host (or DEV_SECRET) only, never in production, no
@@ -125,7 +129,7 @@ export function createApp(
   const upstream = deps.config.UPSTREAM_URL;
   app.route("/healthz", healthRoutes({ upstream: upstream ? upstreamProbe(upstream) : undefined }));
   if (deps.outbox) app.route("/_outbox", outboxRoutes(deps.outbox));
-  // The issuer's test mode (issue 11): purchases, captures, refunds by hand. Never mounted in
+  // The issuer's test mode: purchases, captures, refunds by hand. Never mounted in
   // production, and loopback-only like the outbox.
   // (An edge in relay mode has no cards of its own: the upstream's test mode is the one.)
   if (deps.config.APP_ENV === "development" && !relay) {

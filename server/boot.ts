@@ -33,7 +33,7 @@ export async function makeDeps(
   );
   // deps.now is read at each use: tests move the clock by replacing it.
   const messaging = await buildMessaging(config, store.kv, () => deps.now(), opts.log);
-  // The card issuer (issue 10): the embedded simulator, its vault key from ISSUER_KEY.
+  // The card issuer (spec §3 Card): the embedded simulator, its vault key from ISSUER_KEY.
   // An edge in relay mode (UPSTREAM_URL) issues no card: its simulator is never reached (every
   // /bonita call goes upstream), so it needs no ISSUER_KEY and gets a throwaway one.
   const key = await loadIssuerKey({
@@ -66,12 +66,13 @@ export function startDelivery(
   opts: { log?: (line: string) => void } = {},
 ): DeliveryWorker {
   const worker = startWorker(deps, opts);
-  // Issue 14: one process on the store sweeps at a time (server/store/lease.ts).
+  // Scale-out (docs/stores.md): one process on the store sweeps at a time (server/store/lease.ts).
   const every = deps.config.BLOB_SWEEP_MS;
   const sweep = () =>
     runLeased(deps.store.kv, "blob-sweep", leaseTtl(every), () => sweepBlobs(deps));
   const sweeper = startSweeper(sweep, every, opts.log);
-  // Issue 13: web push (events → push jobs in KV → push services) and the overdue check.
+  // spec §1 push notifications: web push (events → push jobs in KV → push services) and the overdue
+  // check.
   const push = startPush(deps, opts);
   // Authorizations the issuer recorded without their transaction (a process that died
   // between the two writes): repaired at start, then periodically.
@@ -122,8 +123,8 @@ export async function loadDemoOrg() {
  */
 export async function seedIfEmpty(deps: Deps): Promise<boolean> {
   if ((await deps.store.users.count()) > 0) return false;
-  // Issue 14: processes starting together on one empty store seed it once. The first to take
-  // the "seed" lease imports; the others wait for it to finish, then find users.
+  // Scale-out (docs/stores.md): processes starting together on one empty store seed it once. The
+  // first to take the "seed" lease imports; the others wait for it to finish, then find users.
   for (;;) {
     const r = await runLeased(deps.store.kv, "seed", SEED_LEASE_MS, () => seed(deps))
       .finally(() => release(deps.store.kv, "seed").catch(() => {})); // ours only, if at all

@@ -33,7 +33,7 @@ export const ConfigSchema = z.object({
   SMTP_SECURE: bool.default(false),
   SMTP_USER: z.string().optional(),
   SMTP_PASS: z.string().optional(),
-  // Messages (issue 15): durable outbox, delivery worker, SMTP TLS, SMS.
+  // Messages (docs/messages.md): durable outbox, delivery worker, SMTP TLS, SMS.
   /** Refuse to send mail in clear when the server does not offer STARTTLS. */
   SMTP_REQUIRE_TLS: bool.default(false),
   /** A PEM file of the CA (or self-signed certificate) the SMTP server's certificate chains to. */
@@ -108,7 +108,7 @@ export const ConfigSchema = z.object({
    */
   ISSUER_KEY: z.string().optional(),
   PIN_HASH_ITERATIONS: z.coerce.number().int().min(1000).default(100_000),
-  // Receipts and documents (issue 12): files in KV chunks (server/store/blobs.ts).
+  // Receipts and documents (spec §3 Document, Receipt): files in KV chunks (server/store/blobs.ts).
   /** Largest file one upload may carry (bytes); 413 above it. */
   UPLOAD_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10_485_760),
   /** An upload's body must arrive within this (a 10 MB file on a slow phone link). */
@@ -128,7 +128,8 @@ export const ConfigSchema = z.object({
    * (server/reminders/receipts.ts).
    */
   RECEIPT_REMINDER_HOURS: z.coerce.number().int().min(1).max(24 * 365).default(24),
-  // Web push (issue 13): server/push/. Keys are base64url (web-push's generateVAPIDKeys()).
+  // Web push (spec §1 push notifications): server/push/. Keys are base64url (web-push's
+  // generateVAPIDKeys()).
   /** The VAPID public key (65-byte uncompressed P-256 point); with VAPID_PRIVATE_KEY. */
   VAPID_PUBLIC_KEY: z.string().optional(),
   /** The VAPID private key (32 bytes; never logged). */
@@ -145,7 +146,7 @@ export const ConfigSchema = z.object({
    * push services (server/push/subscription.ts KNOWN_PUSH_HOSTS).
    */
   PUSH_HOSTS: z.string().default(KNOWN_PUSH_HOSTS.join(",")).transform(pushHostList),
-  // Relay mode (issue 14): server/relay/.
+  // Relay mode (docs/relay.md): server/relay/.
   /** The system of record: every /bonita/* call is relayed to it (the edge serves the client). */
   UPSTREAM_URL: z.url().optional(),
   /** A relayed call not answered (headers) within this is answered 504. */
@@ -159,7 +160,7 @@ export const ConfigSchema = z.object({
     s.split(",").map((a) => a.trim()).filter(Boolean)
   ),
   /**
-   * Push through an edge (issue 14, server/push/): on the upstream, the edge's URL (its origin);
+   * Push through an edge (relay mode, server/push/): on the upstream, the edge's URL (its origin);
    * notifications are then handed to the edge, which holds the VAPID keys, instead of being
    * sent to push services from here.
    */
@@ -169,7 +170,7 @@ export const ConfigSchema = z.object({
    * (HMAC-SHA256 over timestamp and body). On the edge it opens POST /edge/push.
    */
   PUSH_RELAY_SECRET: z.string().min(32).optional(),
-  // Operate it (issue 14): server/log.ts, server/shutdown.ts.
+  // Operating it (docs/deploying.md): server/log.ts, server/shutdown.ts.
   /** JSON log lines at this level and above on stdout (requests at info, 5xx at error). */
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   /** On SIGTERM/SIGINT, answers in flight get this long before the process exits anyway. */
@@ -204,7 +205,7 @@ export const ConfigSchema = z.object({
   }
 });
 
-/** Issue 15's settings: SMS transport, CA, backoff bounds. */
+/** The messages' settings: SMS transport, CA, backoff bounds. */
 function messageIssues(c: {
   APP_ENV: string;
   SMS_TRANSPORT?: string;
@@ -272,7 +273,7 @@ export function isVapidSubject(subject: string): boolean {
   }
 }
 
-/** Issue 13's settings: VAPID keys come in pairs; production needs a real subject. */
+/** Web push's settings: VAPID keys come in pairs; production needs a real subject. */
 function vapidIssues(c: {
   APP_ENV: string;
   VAPID_PUBLIC_KEY?: string;

@@ -14,7 +14,7 @@ export interface Deps {
   config: Config;
   store: Store;
   /**
-   * The durable outbox (issue 15): every message is added to the atomic write of the state
+   * The durable outbox (docs/messages.md): every message is added to the atomic write of the state
    * change that causes it (`messages.add(op, …)`) and delivered by the worker main.ts starts.
    */
   messages: MessageQueue;

@@ -1,5 +1,5 @@
 /**
- * Structured logs (issue 14, "Operate it"): one JSON object a line on stdout,
+ * Structured logs (operating it, docs/deploying.md): one JSON object a line on stdout,
  * `{"t", "level", "msg", …fields}`, filtered by LOG_LEVEL. Callers pass only fields that carry
  * no secret or personal data (no token, PAN, CVC, activation code, PIN or email): the logger
  * cannot tell, so it is given ids, paths without query, statuses and durations only.

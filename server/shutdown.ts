@@ -1,8 +1,8 @@
 /**
- * Graceful shutdown (issue 14): on SIGTERM or SIGINT the server stops accepting, answers in
- * flight finish within SHUTDOWN_TIMEOUT_MS, the background workers stop (delivery, push, blob
- * sweep), KV is closed and the process exits 0. A second signal, or the bound running out,
- * exits at once (still 0 for the bound: the platform asked us to go).
+ * Graceful shutdown (docs/deploying.md): on SIGTERM or SIGINT the server stops accepting, answers
+ * in flight finish within SHUTDOWN_TIMEOUT_MS, the background workers stop (delivery, push, blob
+ * sweep), KV is closed and the process exits 0. A second signal, or the bound running out, exits at
+ * once (still 0 for the bound: the platform asked us to go).
  */
 import type { Logger } from "./log.ts";
 import { errorText } from "./log.ts";

@@ -2,7 +2,7 @@ import { call } from "../api/http.ts";
 import { sessionCalls as session } from "../api/session_calls.ts";
 import { THEME_COLOR } from "../lib/mode.ts";
 
-// The organisation's colours (spec §7 GET /qtservlet//appcolor, issue 13): `appcolor` is
+// The organisation's colours (spec §7 GET /qtservlet//appcolor): `appcolor` is
 // the theme of request mode, `cardcolor` that of approval (card) mode (spec §9's dark slate
 // and green are the defaults, server/org/schema.ts). Applied before the first paint from
 // the copy kept at the last start, so the PIN pad wears them before the network answers.

@@ -134,7 +134,7 @@ export function deleteCardComment(commentOid: string): Promise<void> {
 
 /**
  * After a refresh the open card is read again: its available amount follows the purchases
- * made since (issue 11).
+ * made since (spec §3 Card amountAvailable).
  */
 export async function refreshOpenCard(): Promise<void> {
   const open = sheets.value.filter((s) => s.open && s.sheet.kind === "card");

@@ -1,7 +1,7 @@
 import type { Comment } from "../shared/contract/requests.ts";
 import { txDetail } from "../state/transactions.ts";
 
-// What happens on screen when a comment queued offline lands (issue 13). Apart from
+// What happens on screen when a comment queued offline lands (spec §1 offline). Apart from
 // comments.ts (first load) and offline/replay.ts (loaded on demand), which both use it, so
 // that neither imports the other.
 

@@ -9,7 +9,7 @@ import { messageOf } from "./messages.ts";
 
 // Comments on whatever a detail panel shows (request, card, transaction): the add and the
 // delete are the same everywhere but the call that adds and the list that is re-read.
-// Adding is safe to replay (issue 13): it carries an idempotency key and, without a
+// Adding is safe to replay (spec §1 offline): it carries an idempotency key and, without a
 // network, waits in the offline queue, shown as pending under the comments.
 
 type CommentCall = "request.addComment" | "transaction.addComment";

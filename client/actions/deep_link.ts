@@ -4,8 +4,8 @@ import { openDetail } from "./requests.ts";
 import { openTransaction } from "./transactions.ts";
 import { captureRequest } from "../state/capture.ts";
 
-// Deep links of push notifications (issue 13: "a notification click opens the app on that
-// item"), `/?open=kind:oid`. Loaded on demand with the main screen's actions: the PIN pad
+// Deep links of push notifications (spec §1 push notifications: "a notification click opens the app
+// on that item"), `/?open=kind:oid`. Loaded on demand with the main screen's actions: the PIN pad
 // never needs it, and a link is only opened once the app is unlocked.
 
 /**

@@ -97,7 +97,7 @@ export async function uploadChosen(): Promise<void> {
           { record, documenttype: "document", secure: s.secure },
           (percent) => patch({ upload: { name: f.name, percent } }),
         );
-        // null: no network, the file waits in the offline queue (issue 13).
+        // null: no network, the file waits in the offline queue (spec §1 offline).
         if (r) applyCounts(record, r);
         else queued = true;
       } catch (err) {

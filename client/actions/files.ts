@@ -10,7 +10,7 @@ import { enqueue, hasPending, kickQueue } from "../offline/replay.ts";
 import { appConfig } from "../state/session.ts";
 import { askConfirm } from "../state/ui.ts";
 
-// What attaching a receipt and uploading a document share (issue 12; spec §5 Upload, §8
+// What attaching a receipt and uploading a document share (spec §5 Upload, §8
 // unsupported type alert): the extension and content checks before any byte is sent, the
 // photo made smaller on the device, the upload with its percent, the local or remote delete.
 
@@ -89,8 +89,8 @@ export interface Prepared {
 
 /**
  * Makes what is sent: a photo scaled down to 2,000 px JPEG with a 1,024 px preview, a PDF
- * with its first page as the preview (issue 12: previews are made on the device). The
- * original stays on the device. Failures to make a preview only cost the preview.
+ * with its first page as the preview (previews are made on the device, spec §9 preview size 1024).
+ * The original stays on the device. Failures to make a preview only cost the preview.
  */
 async function prepare(file: File): Promise<Prepared> {
   const ext = extensionOf(file.name);
@@ -116,7 +116,7 @@ async function prepare(file: File): Promise<Prepared> {
  * Sends one checked file to a transaction (receipt or document), reporting its percent, with
  * an idempotency key. Without a network (or behind writes already waiting) the prepared
  * file goes into the offline queue instead and null is returned: it is sent, once, when
- * the network returns (issue 13). `prepared`: already made on the device (a receipt's photo
+ * the network returns (spec §1 offline). `prepared`: already made on the device (a receipt's photo
  * pages, client/actions/capture.ts), sent as it is.
  */
 export async function sendFile(

@@ -4,7 +4,7 @@ import { pushBanner } from "../state/ui.ts";
 import { loadTranslation } from "./session.ts";
 
 /**
- * Options' language choice (issue 13): kept on the device, applied at once from
+ * Options' language choice (spec §7 pwatranslation): kept on the device, applied at once from
  * pwatranslation (which, signed in, records it as the user's language on the server for
  * mails, push texts and errors), or offline from the translation fetched before.
  */

@@ -5,7 +5,7 @@ import { fromBase64Url } from "../crypto/device_key.ts";
 import { t } from "../i18n/index.ts";
 import { pushBanner } from "../state/ui.ts";
 
-// Web push on this device (issue 13; spec §2 Options push toggle, §3 push registration and
+// Web push on this device (spec §2 Options push toggle, §3 push registration and
 // the push-registered cookie, §7 pwaregisterpushtoken, §8 deregistration failure only
 // logged, §9 push token refresh after 7 days and registration timeout 10 s).
 

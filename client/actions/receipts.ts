@@ -26,7 +26,7 @@ import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { listsChanged } from "./lists.ts";
 
-// Receipts of the transaction on screen (issue 12; spec §2 Transaction detail: receipt
+// Receipts of the transaction on screen (spec §2 Transaction detail: receipt
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
 // and Upload; §7 pwaexpensereceipts, pwasaveReceiptNote, pwaauploaddocument, pwadeletedocument).
 
@@ -77,7 +77,7 @@ function applyNote(txOid: string, saved: Receipt): void {
   }
 }
 
-// Queued writes (issue 13) that landed: shown as if they had just been made. Without an
+// Queued writes (spec §1 offline) that landed: shown as if they had just been made. Without an
 // answer (done earlier, its answer gone: see outcomeOf) the transaction is read again.
 const uploaded = (answer: unknown) =>
   typeof (answer as UploadResponse | undefined)?.nbReceipts === "number"
@@ -118,7 +118,7 @@ export async function attachReceipt(file: File, prepared?: Prepared): Promise<bo
       const r = await sendFile(file, { record: txOid, documenttype: "receipt" }, (percent) => {
         receiptUpload.value = { name: file.name, percent };
       }, prepared);
-      // null: no network, it waits in the offline queue, shown as pending (issue 13).
+      // null: no network, it waits in the offline queue, shown as pending (spec §1 offline).
       if (r) {
         applyUpload(txOid, r);
         showNotice(t("receipts.attached"));
@@ -196,7 +196,7 @@ export async function saveNote(): Promise<void> {
   }
   const key = crypto.randomUUID();
   const body = { expenseReceipt: { oid: d.receiptOid, note: d.note } };
-  // Without a network the note waits in the offline queue, shown as pending (issue 13).
+  // Without a network the note waits in the offline queue, shown as pending (spec §1 offline).
   const queue = () =>
     enqueue({
       key,

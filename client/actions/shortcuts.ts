@@ -1,5 +1,5 @@
 /**
- * The manifest's shortcuts (issue 13, installability): a long press on the home-screen icon
+ * The manifest's shortcuts (spec §1 installed app): a long press on the home-screen icon
  * offers 'New request' (`/?open=new-request`) and 'Wallet' (`/?open=wallet`). The app
  * opens on the PIN pad as always; once unlocked, the main screen takes the shortcut here.
  * Other `?open=` values (deep links `kind:oid`, client/actions/deep_link.ts) are left alone.

@@ -4,8 +4,9 @@ import { transactionAttention } from "../state/session.ts";
 import { flipDraft, transactionRows, txDetail, txSearch } from "../state/transactions.ts";
 import { readCache, writeCache } from "./cache.ts";
 
-// The transactions' part of pwalists (issue 11). Kept apart from actions/transactions.ts so
-// the lists loader (actions/lists.ts) can apply them without an import circle.
+// The transactions' part of pwalists (spec §7, §3 Lists payload). Kept apart from
+// actions/transactions.ts so the lists loader (actions/lists.ts) can apply them without an import
+// circle.
 
 /** Called with pwalists' `transactions.receiptslist` (from the cache, then from the network). */
 export function showTransactions(rows: TransactionRow[], attention?: number): void {

@@ -23,7 +23,7 @@ import { messageOf } from "./messages.ts";
 import { listsChanged } from "./lists.ts";
 import { openDetail } from "./requests.ts";
 
-// Card transactions (issue 11; spec §2 Transaction detail and Flip form, §4 Moved and Flip,
+// Card transactions (spec §2 Transaction detail and Flip form, §4 Moved and Flip,
 // §5 Flip purpose required). The list itself comes with pwalists (transaction_lists.ts).
 
 /** spec §2: a transaction row opens its detail; the cached copy shows first (spec §1). */

@@ -41,7 +41,7 @@ import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { listsChanged } from "./lists.ts";
 
-// VAT of the transaction on screen (issue 12; spec §2 VAT choice and VAT side panel simple
+// VAT of the transaction on screen (spec §2 VAT choice and VAT side panel simple
 // and advanced, §4 VAT flag and lines, §5 VAT panel, §9 3 lines and 6 characters; §7
 // pwasetreceiptdotax, pwaupdatereviewedtransactions and the lookups).
 
@@ -53,7 +53,7 @@ function showTransaction(tx: Transaction): void {
   );
 }
 
-// Queued VAT writes (issue 13) that landed: the transaction as the server now has it.
+// Queued VAT writes (spec §1 offline) that landed: the transaction as the server now has it.
 onReplayed("dotax", (_w, answer) => {
   const tx = (answer as { transaction?: Transaction } | undefined)?.transaction;
   if (tx) showTransaction(tx);

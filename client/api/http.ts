@@ -75,7 +75,7 @@ export async function call<E extends Endpoint>(
 ): Promise<ResponseOf<E>> {
   const contract = "contract" in ep ? ep.contract() : Promise.resolve(ep);
   contract.catch(() => {/* reported where it is awaited */});
-  // Issue 13: the server answers messages in the language the person reads.
+  // spec §7 pwatranslation: the server answers messages in the language the person reads.
   const headers: Record<string, string> = {
     accept: "application/json",
     "accept-language": preferredLanguage(),

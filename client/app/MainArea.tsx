@@ -5,7 +5,7 @@ import { FailedWrites } from "../components/FailedWrites.tsx";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
 import { SheetHost } from "./SheetHost.tsx";
-export * as push from "./push_main.ts"; // issue 13: deep links, Options switch, registration refresh
+export * as push from "./push_main.ts"; // web push: deep links, Options switch, re-registration
 export * as passkey from "./passkey_main.ts"; // spec §4 passkey unlock: the prompt, Options switch
 
 /**

@@ -16,7 +16,7 @@ export function Comments(props: {
   /** Resolves true when the comment landed (the box is then emptied). */
   onAdd?: (text: string) => Promise<boolean>;
   onDelete?: (oid: string) => void;
-  /** Comments written without a network, waiting in the offline queue (issue 13). */
+  /** Comments written without a network, waiting in the offline queue (spec §1 offline). */
   pending?: OutqView[];
 }) {
   useSignals();

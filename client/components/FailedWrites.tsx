@@ -5,7 +5,7 @@ import { discardWrite, retryWrite, startQueue } from "../offline/replay.ts";
 import { outq, type OutqView } from "../state/outq.ts";
 import { working } from "../state/session.ts";
 
-// The offline write queue on screen (issue 13): a queued write's state where it belongs
+// The offline write queue on screen (spec §1 offline): a queued write's state where it belongs
 // (under the comments, in the receipts, on the VAT row) and, on the main screen, every
 // write the server refused, each with Retry and Discard.
 

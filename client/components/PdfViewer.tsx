@@ -19,7 +19,7 @@ const AHEAD = "400px 0px";
 const FALLBACK_WIDTH = 360;
 
 /**
- * A PDF drawn with pdf.js (issue 12; Chrome on Android has no inline PDF viewer): page 1
+ * A PDF drawn with pdf.js (Chrome on Android has no inline PDF viewer): page 1
  * first, fitted to the viewer's width, then each further page as it nears the viewport.
  * Marks `qc:pdf:page1` (performance) once page 1 is drawn. Failure shows an alert.
  */

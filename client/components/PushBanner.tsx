@@ -6,10 +6,10 @@ import { isPushPageMessage, PUSH_MESSAGE } from "../sw/push.ts";
 import { inAppPush, pendingLink, showInAppPush } from "../state/push.ts";
 import { appConfig, phase } from "../state/session.ts";
 
-// spec §2 "Push message and error banners", and the page's side of web push (issue 13).
-// Mounted with the error banners, so it is part of the first load: it keeps to signals and
-// message plumbing. The banner's view, opening items and refreshing the registration come
-// with the main screen's chunk (client/app/push_main.ts), fetched while the PIN is typed.
+// spec §2 "Push message and error banners", and the page's side of web push (spec §1 push
+// notifications). Mounted with the error banners, so it is part of the first load: it keeps to
+// signals and message plumbing. The banner's view, opening items and refreshing the registration
+// come with the main screen's chunk (client/app/push_main.ts), fetched while the PIN is typed.
 
 /** The main screen's chunk (the same import() as App's): push's unlocked half is in it. */
 const mainChunk = () => import("../app/MainArea.tsx").then((m) => m.push);

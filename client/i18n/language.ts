@@ -1,5 +1,5 @@
 /**
- * The person's language (issue 13): the one chosen in Options, else the first of the
+ * The person's language (spec §7 pwatranslation): the one chosen in Options, else the first of the
  * browser's languages (navigator.languages) that QCard speaks, else English. The choice is
  * kept in localStorage (it is not secret) and sent with every API call as Accept-Language
  * (client/api/http.ts), and to pwatranslation, which records it as the user's language on
@@ -67,7 +67,7 @@ const TRANSLATION_CACHE = "qc_translation";
 /** The last translation fetched for this language, if any. */
 export function cachedTranslation(lang: string): Translation | null {
   try {
-    // Before issue 13 one entry held the last translation, whatever its language.
+    // Before languages could be chosen, one entry held the last translation, whatever its language.
     for (const key of [`${TRANSLATION_CACHE}:${lang}`, TRANSLATION_CACHE]) {
       const raw = localStorage.getItem(key);
       if (!raw) continue;

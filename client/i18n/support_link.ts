@@ -1,6 +1,6 @@
 /**
  * The support address (spec §7 pwasupporturl) as the Support tab, the main menu and the PIN
- * pad's FAQ link use it (issue 13). Our own support page follows the language shown
+ * pad's FAQ link use it. Our own support page follows the language shown
  * (server/support/pages.ts names it `/support/<lang>.html`; an external address is left as
  * it is), and the last answer is kept so that the tab works offline (the page itself is
  * precached by the service worker).

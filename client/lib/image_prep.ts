@@ -1,7 +1,7 @@
 /**
- * Photos made smaller on the device before upload (issue 12): a 4 MB phone photo should not
- * cost 4 MB of mobile data. The long side is cut to 2,000 px and the result re-encoded as
- * JPEG; a preview of at most 1,024 px goes with it (spec §9: preview size 1024). The caller
+ * Photos made smaller on the device before upload (spec §5 Upload): a 4 MB phone photo
+ * should not cost 4 MB of mobile data. The long side is cut to 2,000 px and the result re-encoded
+ * as JPEG; a preview of at most 1,024 px goes with it (spec §9: preview size 1024). The caller
  * keeps the original. No network here.
  */
 import { enhancePixels } from "./enhance.ts";

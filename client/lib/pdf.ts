@@ -1,8 +1,8 @@
 /**
- * PDF rendering on the device (issue 12): Chrome on Android has no inline PDF viewer, so
- * receipts and documents in PDF are drawn into canvases with pdf.js. pdf.js (~150 KB gzip,
- * its worker ~390 KB) is fetched on the first call only, from its own chunk (`pdfjs.ts`);
- * importing this module costs nothing more than this file.
+ * PDF rendering on the device (spec §2 Transaction detail PDF viewer): Chrome on Android has no
+ * inline PDF viewer, so receipts and documents in PDF are drawn into canvases with pdf.js. pdf.js
+ * (~150 KB gzip, its worker ~390 KB) is fetched on the first call only, from its own chunk
+ * (`pdfjs.ts`); importing this module costs nothing more than this file.
  *
  * Under the app's CSP: the worker is a same-origin module worker (`worker-src 'self'`);
  * WebAssembly is off (`script-src 'self'` without 'wasm-unsafe-eval'), so JPEG 2000 and

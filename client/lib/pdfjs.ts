@@ -1,7 +1,7 @@
 /**
  * pdf.js behind one module: build.ts makes this its own entry (`/assets/pdfjs-<hash>.js`)
  * and `client/lib/pdf.ts` reaches it only through `import()`, so the first load never
- * carries it (issue 12). Import `pdf.ts`, not this file.
+ * carries it (spec §2 PDF viewer). Import `pdf.ts`, not this file.
  */
 import { getDocument, GlobalWorkerOptions, PDFWorker } from "pdfjs-dist/legacy/build/pdf.mjs";
 

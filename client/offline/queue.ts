@@ -2,7 +2,7 @@ import { decryptJson, encryptJson, fromBase64Url, toBase64Url } from "../crypto/
 import { openQCDB, putCached } from "../db/qcdb.ts";
 import type { OutqKind } from "../state/outq.ts";
 
-// The offline write queue's storage (issue 13): each queued write is one record of QCDB's
+// The offline write queue's storage (spec §1 offline): each queued write is one record of QCDB's
 // `lists` store under `outq:<seq>`, encrypted with the device key like every cached list
 // (spec §8); a queued file's bytes (and its preview) sit beside it under `outqf:<key>`, so
 // listing the queue never decrypts megabytes. QCDB keeps its version 11 and nine stores

@@ -21,7 +21,7 @@ import {
   updateQueued,
 } from "./queue.ts";
 
-// Replaying the offline write queue (issue 13): in order, one tab at a time, when the
+// Replaying the offline write queue (spec §1 offline): in order, one tab at a time, when the
 // network returns, when the app is unlocked, after a write that went through, and on a
 // backoff timer. A refusal (4xx) stays in the queue, failed, with the server's message in
 // the error banners until the person retries or discards it; network errors and 5xx are

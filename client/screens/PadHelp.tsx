@@ -8,7 +8,8 @@ import { panel } from "../state/ui.ts";
 export function PadHelp() {
   useSignals();
   const { faqUrl, chatUrl } = appConfig.value;
-  // Issue 13: our own support page (precached) when the server names none or is not reachable.
+  // spec §1 support: our own support page (precached) when the server names none or is not
+  // reachable.
   const faq = localizedSupport(faqUrl ?? ownSupportPage(locale.value), locale.value);
   return (
     <nav className="pad-help" aria-label={t("pinpad.help")}>

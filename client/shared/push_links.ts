@@ -1,6 +1,6 @@
 /**
- * Where a push notification opens the app (issue 13), shared by the server that sends the
- * notifications and the service worker and app that open them. Pure, no DOM.
+ * Where a push notification opens the app (spec §1 push notifications), shared by the server that
+ * sends the notifications and the service worker and app that open them. Pure, no DOM.
  *
  * A notification's `url` is `/?open=<kind>:<oid>` on the app's origin, e.g.
  * `/?open=approval:5f0c…` — the approval request to decide, `/?open=request:…` — the

@@ -105,7 +105,7 @@ export function hasFlipMarker(t: Status & { flipExtOid: string | null }): boolea
 }
 
 /**
- * Whether a transaction may be flipped (spec §4, issue 11): captured or authorised, a
+ * Whether a transaction may be flipped (spec §4): captured or authorised, a
  * purchase, not reviewed; refused, reversed, refunded and moved ones may not.
  */
 export function canFlip(t: Status & { transactionType: string; reviewed: boolean }): boolean {

@@ -1,6 +1,6 @@
 import { signal } from "@preact/signals-react";
 
-// The offline write queue as the screens see it (issue 13): what was written without a
+// The offline write queue as the screens see it (spec §1 offline): what was written without a
 // network and waits, in order, to be sent; what the server refused, with its message.
 
 /** What a queued write changes; the screens show each kind where it belongs. */

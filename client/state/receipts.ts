@@ -2,7 +2,7 @@ import { signal } from "@preact/signals-react";
 import type { DocumentInfo, Receipt } from "../shared/contract/documents.ts";
 import type { TriState } from "../shared/vat.ts";
 
-// Receipts, documents and VAT of the transaction on screen (issue 12; spec §2 Transaction
+// Receipts, documents and VAT of the transaction on screen (spec §2 Transaction
 // detail, VAT side panel, Receipts document panel, receipt notes panel; §3 Lists payload
 // settings). Signals only: actions/receipts.ts, actions/documents.ts and actions/vat.ts write them.
 

@@ -40,7 +40,7 @@ export const displayName = computed(() => {
 
 /** Requests needing attention (needsAttention rows of pwalists' expenses). */
 export const requestAttention = signal(0);
-/** Card transactions needing attention: a receipt overdue (issue 11). */
+/** Card transactions needing attention: a receipt overdue (spec §2 badge, §5 missing receipts). */
 export const transactionAttention = signal(0);
 /** spec §2 main badge: requests needing the person plus transactions needing a receipt. */
 export const attentionCount = computed(() => requestAttention.value + transactionAttention.value);

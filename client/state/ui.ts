@@ -92,10 +92,10 @@ export type Sheet =
   | { kind: "detail"; oid: string }
   | { kind: "approval"; oid: string }
   | { kind: "card"; oid: string }
-  /** spec §2 Transaction detail and its Flip form (issue 11). */
+  /** spec §2 Transaction detail and its Flip form. */
   | { kind: "transaction"; oid: string }
   | { kind: "flip" }
-  /** spec §2 VAT side panel, receipt notes panel and document panel (issue 12). */
+  /** spec §2 VAT side panel, receipt notes panel and document panel. */
   | { kind: "vat" }
   | { kind: "receiptNote" }
   | { kind: "documents" }

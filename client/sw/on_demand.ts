@@ -1,9 +1,9 @@
 /**
  * Files fetched only when a feature needs them (pdf.js: its chunk, worker and decoders;
- * issue 12). build.ts leaves them out of the precache, so a first visit on mobile data does
- * not download a PDF viewer it may never use; here they are cached at first use instead, so
- * a PDF opened once can be opened again offline. Their names carry a content hash, so a
- * cached copy is never stale: cache first, network once. A new version keeps only its own.
+ * spec §2 PDF viewer). build.ts leaves them out of the precache, so a first visit on mobile data
+ * does not download a PDF viewer it may never use; here they are cached at first use instead, so a
+ * PDF opened once can be opened again offline. Their names carry a content hash, so a cached copy
+ * is never stale: cache first, network once. A new version keeps only its own.
  */
 import { registerRoute } from "workbox-routing";
 

@@ -1,5 +1,5 @@
 /**
- * Web push in the service worker (issue 13; spec §1 push notifications, §2 push message
+ * Web push in the service worker (spec §1 push notifications, §2 push message
  * banners, §3 push message: notification title and body).
  *
  * A push carries JSON `{title, body, url, tag}` (`url` a deep link of our origin such as

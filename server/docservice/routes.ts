@@ -7,7 +7,7 @@ import { pickLocale, translate } from "../i18n.ts";
 import { redeemToken } from "./tokens.ts";
 
 /**
- * The document service (issue 12; spec §7 remote document delete): advanced-security
+ * The document service (spec §7 remote document delete): advanced-security
  * documents are kept in its own blob store (store.secureBlobs, its own KV prefix) and
  * deleted only through it, with its own short-lived single-use token instead of the bearer:
  * DELETE /docservice/documents/<oid>/proxy?token=… answers RemoteDeleteResponse. Mounted

@@ -1,6 +1,6 @@
 import { fromBase64Url, toBase64Url } from "./base64url.ts";
 
-// The document service's own short-lived tokens (issue 12; spec §7 remote document delete,
+// The document service's own short-lived tokens (spec §7 remote document delete,
 // DELETE {remoteUrl}/proxy?token): HMAC-SHA256 over (document oid, operation, expiry, nonce)
 // with a key generated once and kept in KV, so every process sharing the KV accepts the
 // tokens of the others. A token works once: its nonce is recorded in KV (expiring with it)

@@ -8,8 +8,8 @@ import { translate } from "../i18n.ts";
  * Codes are stored only as a hash; a collision with a live code draws again. The new
  * code revokes the user's previous one in the same atomic write, so a user never has
  * more than one live code for an attacker to aim at. `boundTo` (lost activation) binds
- * the code to the device that asked for it. The mail is part of that same write (issue 15):
- * the code and its mail exist together or not at all, and no mail server is waited for.
+ * the code to the device that asked for it. The mail is part of that same write (the durable
+ * outbox): the code and its mail exist together or not at all, and no mail server is waited for.
  */
 export async function sendActivation(
   deps: Deps,

@@ -161,8 +161,9 @@ export async function generateCard(deps: Deps, user: User, oid: string): Promise
       : { amount: toMinor(r.amount, r.currency) }),
     validUntil: isoDay(from + validity * DAY),
     metadata: { requestOid: r.oid, requestId: r.id, userOid: user.oid },
-    // Issue 11: purchase challenges answer the holder's 3-D Secure password (secure.ts keeps
-    // it at the issuer under the user's oid); the type's policy blocks merchant categories.
+    // spec §3 Secure settings: purchase challenges answer the holder's 3-D Secure password
+    // (secure.ts keeps it at the issuer under the user's oid); the type's policy blocks merchant
+    // categories.
     cardholderId: user.oid,
     spendingControls: { blockedCategories: type?.blockedMccs ?? [] },
   });

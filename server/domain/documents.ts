@@ -18,7 +18,7 @@ import type { User } from "../store/users.ts";
 import { imageSize } from "./file_types.ts";
 import { ownTransaction } from "./transactions.ts";
 
-// Receipts and documents of card transactions (issue 12; spec §2 document panel, §3 Receipt,
+// Receipts and documents of card transactions (spec §2 document panel, §3 Receipt,
 // Document, Document list response, §5 'A receipt cannot be attached to an already reviewed
 // transaction', §7 the document calls). Documents are kept under the transaction's issuer
 // authorization (server/store/documents.ts), so they follow it through flips; the counts on

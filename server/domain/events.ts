@@ -30,7 +30,7 @@ export type DomainEvent =
     requestOid: string;
   }
   | { type: "secure.pin_sent" | "secure.saved"; userOid: string }
-  /** A card purchase the issuer authorised or refused (issue 13: pushed to the card's author). */
+  /** A card purchase the issuer authorised or refused (spec §1: pushed to the card's author). */
   | { type: "card.purchase"; userOid: string; transactionOid: string; approved: boolean }
   | {
     type: "transactions.flipped";

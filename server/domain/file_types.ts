@@ -1,4 +1,4 @@
-// What an uploaded file is (issue 12; spec §5 Upload, §7 pwacheckupload and
+// What an uploaded file is (spec §5 Upload, §7 pwacheckupload and
 // pwacheckdocumentcontent): the name's extension must be one the organisation accepts, and
 // the first bytes must say the same thing the extension says. Only types we can recognise by
 // their magic bytes are accepted at all (images and PDFs), so a renamed executable is refused

@@ -2,7 +2,7 @@ import type { Deps } from "../env.ts";
 import { leaseTtl, runLeased } from "../store/lease.ts";
 import { ingest } from "./transaction_ingest.ts";
 
-// Reconciliation with the issuer (issue 11 ingest, made whole): the issuer's record of an
+// Reconciliation with the issuer (the transaction ingest, made whole): the issuer's record of an
 // authorization is written before the app's transaction (transaction_ingest.ts), so a process
 // that dies between the two leaves money taken with no transaction, and a report that never
 // came leaves a transaction behind its authorization. Like an app that missed webhooks and

@@ -33,7 +33,7 @@ export function requestFlags(
     // Editing an accepted request may reissue its approval (spec §4 submit flow).
     canEdit: mine && open,
     // Before a decision, or after acceptance: with a card, cancel closes the card and
-    // cancels what is left of the request (issue 10 'cancel card').
+    // cancels what is left of the request (spec §2 Card detail 'cancel card').
     canCancel: mine && !closed &&
       (r.status === "new" || r.status === "requested" || r.status === "accepted"),
     // Closing ends an accepted request (and its card): spec §4, the wallet shows it Closed.

@@ -6,12 +6,12 @@ import { type TransactionRecord, unaccounted } from "../store/transactions.ts";
 import { vatCodes } from "./vat.ts";
 import { linesFor, oidKey, SLOTS } from "./vat_checks.ts";
 
-// How the issuer's decisions become the app's transactions (issue 11). The issuer reports an
-// authorization after each event, the way a real one sends webhooks (Stripe's
+// How the issuer's decisions become the app's transactions (spec §3 Transaction). The issuer
+// reports an authorization after each event, the way a real one sends webhooks (Stripe's
 // issuing_authorization.* events); the app records it here, idempotently: each authorization
-// carries a version that grows with its events, and a report older than what the app has
-// changes nothing, so repeats and reports out of order are harmless. The embedded set-up
-// reports in the same flow that made the event (test mode, the command line).
+// carries a version that grows with its events, and a report older than what the app has changes
+// nothing, so repeats and reports out of order are harmless. The embedded set-up reports in the
+// same flow that made the event (test mode, the command line).
 
 const TRIES = 20;
 
@@ -120,7 +120,7 @@ export async function ingest(
     // racing each other make one transaction, never two.
     await deps.faults?.beforeCommit?.("transaction.ingest");
     if ((await op.commit()).ok) {
-      // A new purchase, authorised or refused: its author hears of it (issue 13, push).
+      // A new purchase, authorised or refused: its author hears of it (spec §1 push notifications).
       if (a.kind === "purchase") {
         await deps.events.publish({
           type: "card.purchase",

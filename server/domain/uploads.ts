@@ -22,7 +22,7 @@ import {
 import { allowedExtensions, checkFile, extensionOf, imageSize, sniff } from "./file_types.ts";
 import { ownTransaction } from "./transactions.ts";
 
-// spec §7 pwaauploaddocument, pwacheckupload, pwacheckdocumentcontent (issue 12): what a file
+// spec §7 pwaauploaddocument, pwacheckupload, pwacheckdocumentcontent: what a file
 // must be to be attached, and the attach itself. The file (and its device-made preview) are
 // written to the blob store first, pending; one atomic write then checks the transaction's
 // version, adds the document, commits the blobs and updates the transaction's counts, so a

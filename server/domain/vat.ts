@@ -23,7 +23,7 @@ import {
   wantedOf,
 } from "./vat_checks.ts";
 
-// VAT and accounting of card transactions (issue 12; spec §3 Transaction VAT fields and VAT
+// VAT and accounting of card transactions (spec §3 Transaction VAT fields and VAT
 // code, §4 VAT flag, §5 VAT panel, §7 pwavatcodes, pwaaccountingcodes, pwareceipttypes,
 // pwasetreceiptdotax, pwaupdatereviewedtransactions, §9 VAT lines up to 3): the lists and the
 // two writes. What a review may carry is checked by the pure functions of vat_checks.ts.

@@ -5,7 +5,7 @@ import { declarationCounts, TX_STATUS } from "../../client/shared/transaction_ru
 import { MAX_VAT_LINES, type TriState, vatMinor } from "../../client/shared/vat.ts";
 import { noVatLines, type TransactionRecord } from "../store/transactions.ts";
 
-// The pure checks of a VAT review (issue 12; spec §3 Transaction VAT fields and VAT
+// The pure checks of a VAT review (spec §3 Transaction VAT fields and VAT
 // code, §4 VAT flag, §5 VAT panel, §7 pwavatcodes, pwaaccountingcodes, pwareceipttypes,
 // pwasetreceiptdotax, pwaupdatereviewedtransactions, §9 VAT lines up to 3). The arithmetic is
 // client/shared/vat.ts, the one the VAT panel runs, so the two sides cannot disagree by a cent.

@@ -1,5 +1,5 @@
 /**
- * Authorizations as the simulator keeps them (issue 11): parameter checks in the manner of an
+ * Authorizations as the simulator keeps them: parameter checks in the manner of an
  * issuer's API (every field named), the record of a decision, and the idempotency records of
  * keyed calls. Secrets a merchant sends (CVC, 3-D Secure answer) are checked and dropped:
  * they are in no record and in no fingerprint.

@@ -1,11 +1,11 @@
 /**
- * The card lifecycle at the issuer (issue 11), as the real issuers model it (Stripe Issuing
- * authorizations with `approved` and `request_history.reason`, captures and refunds; Lithic's
- * authorize / clearing / void / return): an authorization is approved or declined with a
- * reason, an approved one holds money on the card until it is captured (at once, partially,
- * several times), reversed (the uncaptured rest) or refunded (after capture). Amounts are
- * integers in minor units; `merchant*` amounts are in the merchant's currency, the others in
- * the card's. Nothing here carries a card number or a CVC.
+ * The card lifecycle at the issuer (spec §3 Transaction statuses), as the real issuers model it
+ * (Stripe Issuing authorizations with `approved` and `request_history.reason`, captures and
+ * refunds; Lithic's authorize / clearing / void / return): an authorization is approved or declined
+ * with a reason, an approved one holds money on the card until it is captured (at once, partially,
+ * several times), reversed (the uncaptured rest) or refunded (after capture). Amounts are integers
+ * in minor units; `merchant*` amounts are in the merchant's currency, the others in the card's.
+ * Nothing here carries a card number or a CVC.
  */
 
 export interface Merchant {

@@ -1,11 +1,11 @@
 /**
- * The simulator's card lifecycle (issue 11): authorize, capture, reverse, refund. Every call
- * is one KV atomic operation checked on the versions it read (the card, the authorization,
- * the idempotency key), retried from a fresh read when another write got in first; so 50
- * concurrent purchases against a card that affords 10 approve exactly 10 and the available
+ * The simulator's card lifecycle (spec §3 Transaction statuses): authorize, capture, reverse,
+ * refund. Every call is one KV atomic operation checked on the versions it read (the card, the
+ * authorization, the idempotency key), retried from a fresh read when another write got in first;
+ * so 50 concurrent purchases against a card that affords 10 approve exactly 10 and the available
  * amount never goes below zero. Captures, reversals and refunds convert with the terms the
- * authorization locked, telescoping (each event takes conv(total after) − conv(total before)),
- * so the card-currency parts always add up to the converted whole.
+ * authorization locked, telescoping (each event takes conv(total after) − conv(total before)), so
+ * the card-currency parts always add up to the converted whole.
  */
 import type {
   Authorization,

@@ -1,10 +1,10 @@
 /**
- * How the simulator decides an authorization (issue 11), one step at a time in the fixed
- * order: (1) the card's own state, (2) the details a merchant sent (CVC, expiry), (3) 3-D
- * Secure when the merchant asks for it, (4) the merchant category against the card's blocked
- * ones, (5) the amount against what is available. The first step that fails is the reason.
- * Steps 2 and 3 read secrets and count the answers (attempts.ts); they depend on nothing that
- * changes between tries, so a decision retried after a write conflict reuses their outcome.
+ * How the simulator decides an authorization (spec §8 refused reasons), one step at a time in the
+ * fixed order: (1) the card's own state, (2) the details a merchant sent (CVC, expiry), (3) 3-D
+ * Secure when the merchant asks for it, (4) the merchant category against the card's blocked ones,
+ * (5) the amount against what is available. The first step that fails is the reason. Steps 2 and 3
+ * read secrets and count the answers (attempts.ts); they depend on nothing that changes between
+ * tries, so a decision retried after a write conflict reuses their outcome.
  */
 import type { AuthorizeParams, DeclineCode } from "./authorization.ts";
 import { giveBackTry, sameSecret, spendTry } from "./attempts.ts";

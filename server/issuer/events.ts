@@ -1,9 +1,9 @@
 /**
- * What one event does to an authorization (issue 11), as pure functions: the new record and
- * the change of the card's amountSpent. Amounts in the merchant's currency are converted with
- * the terms the authorization locked, telescoping: an event takes conv(total after) −
- * conv(total before), so the parts always add up to the converted whole and a hold released
- * in full leaves nothing behind.
+ * What one event does to an authorization (spec §3 Transaction statuses), as pure functions: the
+ * new record and the change of the card's amountSpent. Amounts in the merchant's currency are
+ * converted with the terms the authorization locked, telescoping: an event takes conv(total after)
+ * − conv(total before), so the parts always add up to the converted whole and a hold released in
+ * full leaves nothing behind.
  */
 import type { CaptureParams, RefundParams, ReverseParams } from "./authorization.ts";
 import { type AuthRecord, isMinor, termsOf } from "./auth_records.ts";

@@ -1,10 +1,10 @@
 /**
- * Currencies at the issuer (issue 11): ISO 4217 minor units and the simulator's rate table.
- * A purchase in any currency of the table is converted to the card's currency exactly: the
- * rates are decimal strings read into integers (never floats), the product is formed in
- * BigInt and rounded once, half up (commercial rounding), to the card currency's minor unit.
- * Rates are quoted per 1 unit of the base currency (EUR), so a cross rate X → Y is the exact
- * ratio of two table entries, not a rounded intermediate.
+ * Currencies at the issuer (spec §3 Transaction originalCurrency, pricingCurrency): ISO 4217 minor
+ * units and the simulator's rate table. A purchase in any currency of the table is converted to the
+ * card's currency exactly: the rates are decimal strings read into integers (never floats), the
+ * product is formed in BigInt and rounded once, half up (commercial rounding), to the card
+ * currency's minor unit. Rates are quoted per 1 unit of the base currency (EUR), so a cross rate X
+ * → Y is the exact ratio of two table entries, not a rounded intermediate.
  */
 import { IssuerError } from "./errors.ts";
 

@@ -1,5 +1,5 @@
 /**
- * The card issuer as the app sees it (issue 10). Shaped like the real card-issuing APIs
+ * The card issuer as the app sees it (spec §3 Card). Shaped like the real card-issuing APIs
  * (Stripe Issuing, Lithic, Marqeta) so that one of them can replace the embedded simulator by
  * configuration: cards are addressed by an opaque token, amounts are integers in minor units of
  * an ISO 4217 currency, the full card number and CVC leave the issuer only through a one-time,
@@ -60,7 +60,8 @@ export interface CreateCardParams {
   metadata?: Record<string, string>;
   /**
    * The cardholder enrolled for 3-D Secure (whose password setThreeDSPassword holds): a
-   * challenge on this card is answered with that holder's current password (issue 11).
+   * challenge on this card is answered with that holder's current password (spec §3 Secure
+   * settings).
    */
   cardholderId?: string;
   /** Stripe's spending_controls: merchant categories (4-digit MCCs) declined on this card. */
@@ -84,7 +85,7 @@ export interface IssuedCard {
   amountAllocated: number;
   /** What has been made spendable so far. */
   amountFunded: number;
-  /** Authorised and captured, net of reversals and refunds (issue 11 moves it; 0 until then). */
+  /** Authorised and captured, net of reversals and refunds (purchases move it). */
   amountSpent: number;
   /** amountFunded − amountSpent: what the next authorization may take. */
   amountAvailable: number;
@@ -173,11 +174,11 @@ export interface Issuer {
   revealThreeDSPassword(holderId: string): Promise<string | null>;
 
   /**
-   * Approves or declines a purchase (issue 11), deciding in a fixed order: card closed, frozen
-   * or expired; the CVC and expiry when sent; 3-D Secure when the merchant asks for it; the
-   * merchant category; the amount against what is available (a budget line not yet funded).
-   * Every decision, declines too, is recorded with the card's amounts in one checked write.
-   * Throws only for malformed parameters or an unknown card.
+   * Approves or declines a purchase (spec §8 refused reasons), deciding in a fixed order: card
+   * closed, frozen or expired; the CVC and expiry when sent; 3-D Secure when the merchant asks for
+   * it; the merchant category; the amount against what is available (a budget line not yet funded).
+   * Every decision, declines too, is recorded with the card's amounts in one checked write. Throws
+   * only for malformed parameters or an unknown card.
    */
   authorize(params: AuthorizeParams): Promise<Authorization>;
   /** Captures (part of) what an approved authorization holds; several captures may follow. */

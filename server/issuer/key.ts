@@ -1,7 +1,7 @@
 /**
- * Where the issuer vault's key comes from (issue 10): `ISSUER_KEY` (32 bytes, base64url) when
- * set; required in production and on Deno Deploy; in development with a KV file, generated
- * once and kept beside that file (mode 0600) with one warning line that says so; with an
+ * Where the issuer vault's key comes from (docs/configuration.md): `ISSUER_KEY` (32 bytes,
+ * base64url) when set; required in production and on Deno Deploy; in development with a KV file,
+ * generated once and kept beside that file (mode 0600) with one warning line that says so; with an
  * in-memory KV, a random key that dies with it. The key is never printed, and what leaves this
  * module is a non-extractable AES-GCM CryptoKey.
  */

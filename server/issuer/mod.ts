@@ -1,5 +1,5 @@
 /**
- * The card issuer the app uses (issue 10), chosen by configuration. Only "simulator" exists:
+ * The card issuer the app uses (spec §3 Card), chosen by configuration. Only "simulator" exists:
  * a real issuer's adapter (Stripe Issuing, Lithic, Marqeta) would be another kind here, and the
  * app, which only sees `Issuer`, would not change.
  */

@@ -25,7 +25,7 @@ export interface CardOrder {
   lines: FundingLine[];
   validUntil: string;
   metadata: Record<string, string>;
-  /** Present only when given, so cards made before issue 11 keep their fingerprint. */
+  /** Present only when given, so cards made before purchases existed keep their fingerprint. */
   cardholderId?: string;
   blockedCategories?: string[];
 }
@@ -105,7 +105,7 @@ export function checkOrder(p: CreateCardParams): CardOrder {
   };
 }
 
-/** Issue 11: the 3-D Secure holder and the blocked merchant categories, when given. */
+/** For purchases: the 3-D Secure holder and the blocked merchant categories, when given. */
 function checkControls(p: CreateCardParams): Pick<CardOrder, "cardholderId" | "blockedCategories"> {
   const out: Pick<CardOrder, "cardholderId" | "blockedCategories"> = {};
   if (p.cardholderId !== undefined) {

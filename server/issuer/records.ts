@@ -7,7 +7,7 @@
  *   ["issuer", "idem", idempotencyKey] IdemRecord: the card a createCard key made
  *   ["issuer", "reveal", sha256(id)]   RevealRecord: a one-time session, by its id's hash
  *   ["issuer", "due", day, token]      a card whose next unfunded budget line is on `day`
- *   ["issuer", "auth", id]             AuthRecord: one authorization and its events (issue 11)
+ *   ["issuer", "auth", id]             AuthRecord: one authorization and its events
  *   ["issuer", "card_auth", token, createdAt, seq, id]   a card's authorizations in time order
  *   ["issuer", "auth_time", createdAt, seq, id]          every authorization in time order
  *                                      (seq: this process's count, orders one millisecond)
@@ -121,7 +121,7 @@ export function toView(r: CardRecord): IssuedCard {
   const { v: _v, updatedAt: _u, ...card } = r;
   return {
     ...card,
-    // Cards made before issue 11 have neither.
+    // Cards made before purchases existed have neither.
     cardholderId: r.cardholderId ?? null,
     spendingControls: { blockedCategories: [...(r.spendingControls?.blockedCategories ?? [])] },
     amountAvailable: r.amountFunded - r.amountSpent,

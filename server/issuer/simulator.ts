@@ -1,8 +1,8 @@
 /**
- * The embedded card issuer (issue 10): a simulator on Deno KV, under `["issuer", …]` only
+ * The embedded card issuer (spec §3 Card): a simulator on Deno KV, under `["issuer", …]` only
  * (layout in records.ts). It is the one place a full card number and CVC exist, and they exist
  * in KV only sealed (vault.ts). Every change of a card is a versioned KV write retried on
- * conflict, so issue 11's authorizations can move `amountSpent` the same way.
+ * conflict, so purchases' authorizations can move `amountSpent` the same way.
  */
 import {
   type CardDetails,
@@ -77,7 +77,7 @@ export class IssuerSimulator implements Issuer {
     this.#life = new Lifecycle({ kv: deps.kv, key: deps.key, now: deps.now, rates: this.#rates });
   }
 
-  // Issue 11: the card lifecycle (authorizations.ts) and finding cards as merchants name them.
+  // Purchases: the card lifecycle (authorizations.ts) and finding cards as merchants name them.
   authorize(p: AuthorizeParams) {
     return this.#life.authorize(p);
   }

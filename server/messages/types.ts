@@ -1,7 +1,7 @@
 /**
  * Messages QCard sends (activation codes, lost-activation results, 3-D Secure PINs by email or
  * SMS): the record kept in KV from the moment the state change that causes it commits until
- * it is delivered, expired, discarded or failed (issue 15: a message is never lost).
+ * it is delivered, expired, discarded or failed (a message is never lost, docs/messages.md).
  */
 
 export type Channel = "email" | "sms";

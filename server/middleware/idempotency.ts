@@ -9,7 +9,7 @@ import { translate } from "../i18n.ts";
 import { parseMultipart } from "../routes/documents.ts";
 import { type HeldKey, type IdemRecord, markCommitted, underKey } from "../store/idempotency.ts";
 
-// Idempotency keys (issue 13; GUIDE §5): the offline queue replays writes whose answer may
+// Idempotency keys (GUIDE §5): the offline queue replays writes whose answer may
 // have been lost, so a write carrying `Idempotency-Key` is carried out once and every repeat
 // gets the first answer. Same key with another request → 422; a repeat while the first is
 // still running waits for it (or 409 when it takes too long). Expensify's lesson: a repeat
@@ -17,7 +17,7 @@ import { type HeldKey, type IdemRecord, markCommitted, underKey } from "../store
 
 export const IDEMPOTENCY_HEADER = "idempotency-key";
 export const REPLAYED_HEADER = "idempotent-replayed";
-/** How long an answer is kept (issue 13: 24 h). */
+/** How long an answer is kept (24 h, for the offline queue's replays). */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 /** A running first request holds the key this long at most (a crash frees it after that). */
 export const LEASE_MS = 60_000;

@@ -5,12 +5,12 @@ import type { Logger } from "../log.ts";
 export const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /**
- * One JSON line a request (issue 14): `{t, level, msg: "request", id, method, path, status,
- * ms}`. The path is logged without its query string; nothing from headers or bodies is logged
- * (tokens, card numbers, codes, PINs and addresses travel there). The request id comes from
- * `X-Request-Id` when it matches REQUEST_ID, else a new UUID, and is sent back in the answer's
- * `X-Request-Id`. 5xx answers log at error, others at info. Mounted first in createApp, so it
- * also times and counts what the other middleware refuse.
+ * One JSON line a request (docs/deploying.md, operating): `{t, level, msg: "request", id, method,
+ * path, status, ms}`. The path is logged without its query string; nothing from headers or bodies
+ * is logged (tokens, card numbers, codes, PINs and addresses travel there). The request id comes
+ * from `X-Request-Id` when it matches REQUEST_ID, else a new UUID, and is sent back in the answer's
+ * `X-Request-Id`. 5xx answers log at error, others at info. Mounted first in createApp, so it also
+ * times and counts what the other middleware refuse.
  */
 export function requestLog(logger: Logger): MiddlewareHandler {
   return async (c, next) => {

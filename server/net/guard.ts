@@ -1,10 +1,10 @@
 /**
- * Connection guard (issue 9 item 8: "no header or body timeouts: 300 idle sockets stay open").
- * Deno.serve 2.9.5 keeps a silent connection, a half-sent header and an idle keep-alive
- * connection open forever, has no option to change that, and cannot close one connection.
- * Serving each accepted connection with Deno's internal per-connection server does not work
- * either: once a handler waits on a request body, that body holds the socket open after the
- * server is told to close it, for as long as the client stays silent.
+ * Connection guard (docs/security.md; a finding of the adversarial test: "no header or body
+ * timeouts: 300 idle sockets stay open"). Deno.serve 2.9.5 keeps a silent connection, a half-sent
+ * header and an idle keep-alive connection open forever, has no option to change that, and cannot
+ * close one connection. Serving each accepted connection with Deno's internal per-connection server
+ * does not work either: once a handler waits on a request body, that body holds the socket open
+ * after the server is told to close it, for as long as the client stays silent.
  *
  * So the guard is a TCP front in this process. It owns the public sockets and copies bytes to
  * an inner Deno.serve on 127.0.0.1 (one loopback connection per public one, opened on the

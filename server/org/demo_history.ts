@@ -1,15 +1,15 @@
 /**
- * A lived-in demo (issue 11): on first start with the demo organisation, employee@ gets a
- * history so that every screen has something to show: requests in every status, approvals
- * waiting for approver@ (level 1) and manager@ (level 2), an active Visa card with captured,
- * authorised, refused (one of each reason) and foreign-currency purchases spread over today,
- * yesterday, last week and older, one captured purchase whose receipt is overdue, and a closed
- * Mastercard; receipts on three purchases, two of them reviewed with their VAT (issue 12).
- * Everything goes through the domain functions the API and the issuer's test mode
- * use (createRequest, submitRequest, decide, generateCard, closeRequest, cancelRequest,
- * purchase/capture/refund), with `deps.now` set to earlier instants while seeding, so the
- * records are exactly what the app would have made at those times. Nothing is mailed: the
- * domain only queues messages, and the activation mails are queued afterwards by boot.ts.
+ * A lived-in demo (spec §2 Transactions): on first start with the demo organisation, employee@ gets
+ * a history so that every screen has something to show: requests in every status, approvals waiting
+ * for approver@ (level 1) and manager@ (level 2), an active Visa card with captured, authorised,
+ * refused (one of each reason) and foreign-currency purchases spread over today, yesterday, last
+ * week and older, one captured purchase whose receipt is overdue, and a closed Mastercard; receipts
+ * on three purchases, two of them reviewed with their VAT (spec §4 VAT flag). Everything goes
+ * through the domain functions the API and the issuer's test mode use (createRequest,
+ * submitRequest, decide, generateCard, closeRequest, cancelRequest, purchase/capture/refund), with
+ * `deps.now` set to earlier instants while seeding, so the records are exactly what the app would
+ * have made at those times. Nothing is mailed: the domain only queues messages, and the activation
+ * mails are queued afterwards by boot.ts.
  */
 import type { Deps } from "../env.ts";
 import type { User } from "../store/users.ts";
@@ -320,8 +320,8 @@ async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
     amount: "1299.00",
   });
 
-  // Receipts (issue 12): the dinner's PDF with a note, VAT to be told; the Heathrow ticket
-  // reviewed without VAT; the train reviewed with French VAT at 10 %.
+  // Receipts (spec §3 Receipt, Document): the dinner's PDF with a note, VAT to be told; the
+  // Heathrow ticket reviewed without VAT; the train reviewed with French VAT at 10 %.
   const receipt = async (oid: string | null | undefined, name: string, lines: string[]) => {
     if (!oid) throw new Error(`demo history: no transaction for ${name}`);
     const r = await attachDocument(deps, emma, {

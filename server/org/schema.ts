@@ -56,7 +56,7 @@ const Organisation = z.strictObject({
   defaultLocale: locale,
   /** spec §1: the support link shows only when a support url exists. */
   supportUrl: httpUrl.optional(),
-  /** The PIN pad's FAQ link; without it, our own translated support page (issue 13). */
+  /** The PIN pad's FAQ link; else our own translated support page (spec §7 pwasupporturl). */
   faqUrl: httpUrl.optional(),
   chatUrl: httpUrl.optional(),
 });
@@ -76,7 +76,7 @@ const Settings = z.strictObject({
   /** spec §9: default currency EUR. */
   defaultCurrency: currencyCode.default("EUR"),
   /**
-   * spec §5 missing receipts (issue 11): days after a card purchase is captured before its
+   * spec §5 missing receipts: days after a card purchase is captured before its
    * missing receipt is overdue — it then blocks new requests and counts in the badge.
    */
   receiptOverdueDays: z.int().min(0).max(365).default(7),
@@ -87,7 +87,7 @@ const Settings = z.strictObject({
    */
   receiptDeclarations: z.enum(["off", "on", "approval"]).default("on"),
   /**
-   * spec §7 appcolor (issue 13): the theme colour of request mode (spec §9 dark slate) and
+   * spec §7 appcolor: the theme colour of request mode (spec §9 dark slate) and
    * of approval, card, mode (green), for the header and the browser's theme-color.
    */
   appColor: hexColor.default(DEFAULT_APP_COLOR),
@@ -150,11 +150,11 @@ const RequestType = z.strictObject({
   allowBudget: z.boolean(),
   /** When present, only these cost centers may be chosen with this type. */
   costCenterOids: z.array(oid).min(1).optional(),
-  /** The network of this type's virtual cards (issue 10). */
+  /** The network of this type's virtual cards (spec §2 Card detail: visa or mastercard). */
   cardBrand: z.enum(["visa", "mastercard"]).default("visa"),
   /** Days a card of this type stays usable (after the last budget line for budgets). */
   cardValidityDays: z.int().min(1).max(3650).default(90),
-  /** Merchant category codes (ISO 18245) this type's cards decline (issue 11). */
+  /** Merchant category codes (ISO 18245) this type's cards decline (spec §8 refused reason MCC). */
   blockedMccs: z.array(z.string().regex(/^\d{4}$/, "must be a 4-digit merchant category code"))
     .max(200).default([]),
   approvalPolicy: z.array(ApprovalTier).min(1),

@@ -1,8 +1,8 @@
 /**
- * The edge's side of push in relay mode (issue 14): POST /edge/push delivers a notification the
- * upstream asks for (signed with PUSH_RELAY_SECRET, relay.ts) with the edge's VAPID keys, to a
- * subscription registered through this edge only; recordEdgeRegistration is how the relay
- * remembers those registrations.
+ * The edge's side of push in relay mode (docs/relay.md): POST /edge/push delivers a notification
+ * the upstream asks for (signed with PUSH_RELAY_SECRET, relay.ts) with the edge's VAPID keys, to a
+ * subscription registered through this edge only; recordEdgeRegistration is how the relay remembers
+ * those registrations.
  *
  * KV: ["edge_push", sha256(endpoint)] → EdgeRegistration, and ["edge_push_device", deviceId] →
  * that hash (so a device's deregistration or new subscription retires its old endpoint), both

@@ -36,12 +36,12 @@ export function pushService(deps: Deps): PushService | undefined {
 }
 
 /**
- * Web push (issue 13), started beside the message worker (server/boot.ts startDelivery):
- * domain events become push jobs for the recipients' subscribed devices, queued in KV
- * (outbox.ts) and sent by the worker; receipts becoming overdue are checked periodically.
- * Does nothing but poll when push is off (production without VAPID keys).
- * In relay mode (issue 14: PUSH_RELAY_URL and PUSH_RELAY_SECRET set) every push is handed to
- * the edge, which holds the VAPID keys (relay.ts): this server needs none of its own.
+ * Web push (spec §1 push notifications), started beside the message worker (server/boot.ts
+ * startDelivery): domain events become push jobs for the recipients' subscribed devices, queued in
+ * KV (outbox.ts) and sent by the worker; receipts becoming overdue are checked periodically. Does
+ * nothing but poll when push is off (production without VAPID keys). In relay mode (PUSH_RELAY_URL
+ * and PUSH_RELAY_SECRET set) every push is handed to the edge, which holds the VAPID keys
+ * (relay.ts): this server needs none of its own.
  */
 export function startPush(
   deps: Deps,
@@ -82,7 +82,8 @@ export function startPush(
   };
   let checking: Promise<unknown> = Promise.resolve();
   const tick = () => {
-    // Issue 14: one process on the store checks at a time (server/store/lease.ts).
+    // Scale-out (docs/stores.md): one process on the store checks at a time
+    // (server/store/lease.ts).
     checking = runLeased(deps.store.kv, "push-overdue", leaseTtl(every), overdue)
       .catch((err) => log(`[push] overdue check failed: ${err?.stack ?? err}`));
   };

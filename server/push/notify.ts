@@ -58,11 +58,11 @@ async function trOf(user: User): Promise<[Tr, string]> {
 }
 
 /**
- * The notifications a domain event causes (issue 13), each in its recipient's language:
- * an approval level opening → every user who may act on it now (team members and
- * delegates, by the same rule as the approval flags); a request decided → its author, with
- * the approver's note; a card purchase → the card's author, with the amount and the
- * refused reason. Other events notify nobody.
+ * The notifications a domain event causes (spec §1 push notifications), each in its recipient's
+ * language: an approval level opening → every user who may act on it now (team members and
+ * delegates, by the same rule as the approval flags); a request decided → its author, with the
+ * approver's note; a card purchase → the card's author, with the amount and the refused reason.
+ * Other events notify nobody.
  */
 export async function noticesFor(deps: Deps, e: DomainEvent): Promise<Notice[]> {
   switch (e.type) {

@@ -1,8 +1,8 @@
 /**
- * Push through an edge (issue 14, relay mode). The edge holds the VAPID keys; the upstream (the
- * system of record, where domain events happen) hands each push to the edge's POST /edge/push
- * (edge.ts) instead of sending it to the push service itself. Both sides share
- * PUSH_RELAY_SECRET; every request is signed:
+ * Push through an edge (relay mode, docs/relay.md). The edge holds the VAPID keys; the upstream
+ * (the system of record, where domain events happen) hands each push to the edge's POST /edge/push
+ * (edge.ts) instead of sending it to the push service itself. Both sides share PUSH_RELAY_SECRET;
+ * every request is signed:
  *
  *   X-QCard-Push-Timestamp  ms since the epoch, when it was signed
  *   X-QCard-Push-Nonce      16 random bytes, base64url (22 characters)

@@ -1,7 +1,7 @@
 import { RELAYED_ACCEPT_ENCODING } from "../middleware/peer.ts";
 
 /**
- * Header rules of the relay (issue 14): what crosses the edge in each direction.
+ * Header rules of the relay (docs/relay.md): what crosses the edge in each direction.
  *
  * Hop-by-hop headers (RFC 9110 §7.6.1: Connection and the fields it names, Keep-Alive,
  * Proxy-*, TE, Trailer, Transfer-Encoding, Upgrade) belong to one connection and never cross.

@@ -16,7 +16,7 @@ import { edgeCommentUploadUrl } from "./comment_upload.ts";
 import { badRequest } from "../errors.ts";
 
 /**
- * Relay mode (issue 14): with UPSTREAM_URL, this edge serves the client (build, precache,
+ * Relay mode (docs/relay.md): with UPSTREAM_URL, this edge serves the client (build, precache,
  * support pages) and relays every /bonita/* and /docservice/* call to the upstream, the
  * system of record: method, path, query and body streamed both ways (uploads and downloads
  * are never held whole), headers per ./headers.ts, redirects passed on, not followed.

@@ -1,7 +1,7 @@
 /**
- * pwatranslation at the edge (issue 14): the shell must open in the person's language even
- * when the upstream is slow, so the edge keeps the last answer per locale in its store
- * (shared by every edge process) and revalidates it on each call:
+ * spec §7 pwatranslation at the edge (relay mode): the shell must open in the person's language
+ * even when the upstream is slow, so the edge keeps the last answer per locale in its store (shared
+ * by every edge process) and revalidates it on each call:
  *
  * - the call is always relayed (signed in, the upstream records the language as the user's);
  * - its answer (200) replaces the kept one and is what the client gets;

@@ -36,7 +36,7 @@ import type { BlobRef } from "../store/blobs.ts";
 import { route } from "./define.ts";
 
 /**
- * Receipts and documents (issue 12, embedded backend): the JSON calls of the contract
+ * Receipts and documents (embedded backend): the JSON calls of the contract
  * through route(), and the three file calls by hand (multipart upload, download, preview),
  * still bearer-checked and answering JSON errors through onError.
  */

@@ -40,10 +40,11 @@ export function sessionRoutes(): Hono<AppEnv> {
     const meta = await c.var.deps.store.org.meta();
     return {
       extensions: meta?.settings.acceptedExtensions ?? [],
-      // Issue 13: without an external FAQ, our own support page in the device's language.
+      // spec §7 pwasupporturl: without an external FAQ, our own support page in the device's
+      // language.
       faqUrl: meta?.organisation.faqUrl ?? supportPath(pickLocale(c.req.header("accept-language"))),
       chatUrl: meta?.organisation.chatUrl ?? null,
-      // Issue 13: null when push is off (production without VAPID keys).
+      // spec §1 push notifications: null when push is off (production without VAPID keys).
       vapidPublicKey: (await vapidKeys(c.var.deps.config, c.var.deps.store.kv))?.publicKey ?? null,
       // spec §1: the served build's own version, the one its label shows (server/release.ts).
       version: (await servedRelease(c.var.deps.config.STATIC_DIR)).version,
@@ -64,8 +65,8 @@ export function sessionRoutes(): Hono<AppEnv> {
       const locale = pickLocale(query.locale, c.req.header("accept-language"));
       return { translation: await dictionary(locale), locale };
     }
-    // Issue 13: a language asked for by the person's device (chosen in Options, or the
-    // browser's) becomes theirs: mails, push texts and error messages follow it.
+    // spec §7 pwatranslation: a language asked for by the person's device (chosen in Options, or
+    // the browser's) becomes theirs: mails, push texts and error messages follow it.
     const asked = query.locale?.slice(0, 2);
     const locale = asked && LOCALES.includes(asked) ? asked : pickLocale(auth.user.locale);
     if (locale !== auth.user.locale) await rememberLocale(c.var.deps.store, auth.user.oid, locale);
@@ -107,7 +108,8 @@ export function sessionRoutes(): Hono<AppEnv> {
     const { store } = c.var.deps;
     const cur = await store.devices.get(device.deviceId);
     if (!cur.value) throw notFound();
-    // Issue 13: the token is the PushSubscription's JSON; an empty one deregisters.
+    // spec §7 pwaregisterpushtoken: the token is the PushSubscription's JSON; an empty one
+    // deregisters.
     const sub = body.pushToken
       ? parsePushSubscription(body.pushToken, { hosts: c.var.deps.config.PUSH_HOSTS })
       : null;
@@ -273,7 +275,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     return { message: t(outcome === "sent" ? "lost.sent" : "lost.sentIfRight") };
   });
 
-  // spec §7: the external support address, else our own page (issue 13) in the user's language.
+  // spec §7: the external support address, else our own page in the user's language.
   route(app, session.supportUrl, async ({ c, auth }) => ({
     supporturl: (await c.var.deps.store.org.meta())?.organisation.supportUrl ??
       supportPath(pickLocale(auth!.user.locale)),
@@ -291,7 +293,7 @@ export function sessionRoutes(): Hono<AppEnv> {
   return app;
 }
 
-/** Stores the user's language (issue 13); a concurrent change of the user is re-read. */
+/** Stores the user's language (spec §7 pwatranslation), re-reading the user on a conflict. */
 async function rememberLocale(
   store: AppEnv["Variables"]["deps"]["store"],
   oid: string,

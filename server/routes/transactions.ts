@@ -8,7 +8,7 @@ import { transactionView } from "../domain/transactions.ts";
 import { route } from "./define.ts";
 
 /**
- * Card transactions (issue 11, embedded backend): one transaction with every spec §3 field,
+ * Card transactions (embedded backend): one transaction with every spec §3 field,
  * and spec §7 pwaflip. The list travels in pwalists (transactions.receiptslist).
  */
 export function transactionRoutes(): Hono<AppEnv> {

@@ -6,7 +6,7 @@ import { accountingCodes, receiptTypes, review, setDoTax, vatCodes } from "../do
 import { route } from "./define.ts";
 
 /**
- * VAT and accounting of card transactions (issue 12; spec §7 pwavatcodes, pwaaccountingcodes,
+ * VAT and accounting of card transactions (spec §7 pwavatcodes, pwaaccountingcodes,
  * pwareceipttypes, pwasetreceiptdotax, pwaupdatereviewedtransactions). The rules are in
  * server/domain/vat.ts.
  */

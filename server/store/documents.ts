@@ -1,7 +1,7 @@
 import type { BlobRef } from "./blobs.ts";
 
 /**
- * A receipt or document of a card transaction (issue 12; spec §3 Document, Receipt). Kept
+ * A receipt or document of a card transaction (spec §3 Document, Receipt). Kept
  * under the user and the issuer's authorization id, not the transaction's oid: a flip copies
  * the transaction to a new oid with the same authorization (and counts), so its documents
  * follow it without being rewritten.

@@ -32,12 +32,12 @@ const LOCKED = /database is locked|database is busy|SQLITE_BUSY/i;
 export const LOCK_WAIT_MS = 10_000;
 
 /**
- * Issue 14, several processes on one KV file: SQLite lets one process write at a time and
- * Deno KV sets no busy timeout, so a write (or, rarely, a read) that meets another process's
- * lock fails at once with "database is locked" — nothing was written. This retries such
- * calls on this handle (atomic commits, get, getMany, set, delete) with a short
- * growing random pause, for LOCK_WAIT_MS at most; every other error passes unchanged. A
- * checked commit retried this way is still checked: it fails if its entries changed meanwhile.
+ * Scale-out (docs/stores.md), several processes on one KV file: SQLite lets one process write at a
+ * time and Deno KV sets no busy timeout, so a write (or, rarely, a read) that meets another
+ * process's lock fails at once with "database is locked" — nothing was written. This retries such
+ * calls on this handle (atomic commits, get, getMany, set, delete) with a short growing random
+ * pause, for LOCK_WAIT_MS at most; every other error passes unchanged. A checked commit retried
+ * this way is still checked: it fails if its entries changed meanwhile.
  */
 export function waitWhileLocked(kv: Deno.Kv): Deno.Kv {
   const k = kv as unknown as Record<string, unknown>;

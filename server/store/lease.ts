@@ -1,5 +1,5 @@
 /**
- * Leases in KV (issue 14, scale out on one store): a named duty — the blob sweep, the message
+ * Leases in KV (scale out on one store, docs/stores.md): a named duty — the blob sweep, the message
  * sweep, the overdue-receipt check, the first-start seeding — that several processes on one
  * store would otherwise all carry out. The holder is decided by a checked atomic write of
  * ["lease", name], never by anything in one process's memory: whoever commits against the

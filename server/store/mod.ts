@@ -30,11 +30,11 @@ export interface Store {
   transactions: TransactionRepo;
   secure: SecureRepo;
   documents: DocumentRepo;
-  /** Files of documents and receipts (issue 12). */
+  /** Files of documents and receipts (spec §3 Document, Receipt). */
   blobs: BlobStore;
   /** Files of advanced-security documents: the document service's own store (own prefix). */
   secureBlobs: BlobStore;
-  /** Push subscriptions by user (issue 13). */
+  /** Push subscriptions by user (spec §3 Push registration). */
   pushSubs: PushSubscriptionRepo;
   /** One-time WebAuthn challenges (passkey registration and unlock). */
   challenges: ChallengeRepo;

@@ -1,6 +1,6 @@
 import type { PushSubscriptionJson } from "../push/subscription.ts";
 
-/** A device's push subscription (issue 13), indexed under its user for fan-out. */
+/** A device's push subscription (spec §3 Push registration), indexed under its user for fan-out. */
 export interface PushSubscriptionRecord {
   userOid: string;
   deviceId: string;

@@ -55,14 +55,14 @@ export interface RequestRecord {
   openCard: boolean;
   /** Active, Blocked (frozen) or Closed once a card exists; Closed also for a closed request. */
   cardStatusCode: string | null;
-  /** The issuer's card (issue 10): its token and what may be shown; never the PAN or CVC. */
+  /** The issuer's card (spec §3 Card): its token and what may be shown; never the PAN or CVC. */
   card?: CardRef | null;
   approverNote: string | null;
   archive: boolean;
   updatedAt: number;
-  /** Issue 11: expenses flipped from this one so far (their ids end -0001, -0002…). */
+  /** spec §4 Flip: expenses flipped from this one so far (their ids end -0001, -0002…). */
   flips?: number;
-  /** Issue 11: set on an expense a flip made: the expense its transactions came from. */
+  /** spec §4 Flip: set on an expense a flip made: the expense its transactions came from. */
   flippedFrom?: string | null;
 }
 

@@ -2,7 +2,7 @@ import type { DeclarationState } from "../../client/shared/transaction_rules.ts"
 import { ListCache } from "./list_cache.ts";
 
 /**
- * A card transaction as the app keeps it (spec §3 Transaction, issue 11): what the issuer
+ * A card transaction as the app keeps it (spec §3 Transaction): what the issuer
  * decided about one authorization of one of the user's cards, plus what only the app knows
  * (the expense it belongs to, flips, receipts, review, VAT). Money in minor units of its
  * currency. No card number, no CVC: the card is named by its request and the issuer's token.

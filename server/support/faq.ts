@@ -1,5 +1,5 @@
 /**
- * Texts of our own support page (spec §1, §2 support tab, issue 13), used when the
+ * Texts of our own support page (spec §1, §2 support tab), used when the
  * organisation configures no external support address. Kept here, not in the client's
  * locale files, so they cost the first load nothing: build.ts renders them into static
  * pages (server/support/pages.ts) that the service worker precaches.

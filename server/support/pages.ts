@@ -1,5 +1,5 @@
 /**
- * Our own support page (spec §1, §2 support tab, §7 pwasupporturl; issue 13): one static
+ * Our own support page (spec §1, §2 support tab, §7 pwasupporturl): one static
  * HTML file a language, `/support/<lang>.html`, rendered at build time by build.ts into the
  * client's output folder. Being files of the build, they are served like the shell (with
  * their brotli and gzip copies) and precached by the service worker, so the Support tab and

@@ -1,5 +1,5 @@
 /**
- * What the issuer's test mode accepts (issue 11): `POST /_issuer/purchase` and its capture,
+ * What the issuer's test mode accepts: `POST /_issuer/purchase` and its capture,
  * reverse and refund calls, as JSON or as the page's plain HTML form (strings, "on" for a
  * ticked box), and `deno task issuer` from the command line. Amounts are decimal amounts of
  * the currency ("12.50"); the issuer works in minor units. Server only: full zod.

@@ -1,6 +1,6 @@
 /**
- * The `/_issuer` page (issue 11): masked cards, the rate table, a purchase form and the
- * recent transactions with capture, reverse and refund buttons. Plain HTML forms, no script
+ * The `/_issuer` page (the issuer's test mode): masked cards, the rate table, a purchase form and
+ * the recent transactions with capture, reverse and refund buttons. Plain HTML forms, no script
  * (the CSP allows none inline), one stylesheet served beside it.
  */
 import { minorDigits } from "../../client/shared/currency_units.ts";

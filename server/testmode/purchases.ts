@@ -1,5 +1,5 @@
 /**
- * The issuer's test mode (issue 11), as Stripe's test helpers and Lithic's simulate calls
+ * The issuer's test mode, as Stripe's test helpers and Lithic's simulate calls
  * work: a developer or a newcomer makes purchases on the app's cards, captures, reverses and
  * refunds them, and sees each decision land in the app as a transaction. Used by the
  * `/_issuer` page and API (development only, loopback only) and by `deno task issuer`.

@@ -22,7 +22,7 @@ async function bodyOf(c: Context<AppEnv>): Promise<unknown> {
 }
 
 /**
- * `/_issuer` (issue 11): the issuer's test mode, beside /_outbox — never mounted in
+ * `/_issuer`: the issuer's test mode, beside /_outbox — never mounted in
  * production, loopback-only (app.ts DEV_PREFIX, devOnly). GET answers the page, or with
  * `Accept: application/json` `{cards, transactions, rates}`. POST purchase, capture, reverse
  * and refund take JSON (answering a TestModeResult) or the page's forms (answering 303 back

@@ -1,8 +1,9 @@
 /**
- * Issue 10: pwanewqcard and pwaexpensecardreveal latency through the whole app (bearer auth,
- * request read, flags, the issuer simulator, the request's update; for the reveal a one-time
- * issuer session, the vault decrypt and the envelope for the device's key), in-process on an
- * in-memory app, next to a bare Deno.Kv get + checked atomic set in the same run.
+ * Bench (spec §7 pwanewqcard, pwaexpensecardreveal): pwanewqcard and pwaexpensecardreveal latency
+ * through the whole app (bearer auth, request read, flags, the issuer simulator, the request's
+ * update; for the reveal a one-time issuer session, the vault decrypt and the envelope for the
+ * device's key), in-process on an in-memory app, next to a bare Deno.Kv get + checked atomic set in
+ * the same run.
  */
 import { recordDecision } from "../../server/domain/requests.ts";
 import { newRevealKey } from "../../client/shared/reveal_cipher.ts";

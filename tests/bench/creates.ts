@@ -1,8 +1,8 @@
 /**
- * Issue 9 (items 7): expense requests created per second by 50 concurrent callers, and how
- * many of them failed (must be 0: a refused create loses what someone typed). In-process
- * (`app.request`, no sockets) on an in-memory app with the demo organisation; employee@ and
- * manager@ create TRAVEL requests through pwaexpenserequestcreate.
+ * Bench (spec §7 pwaexpenserequestcreate): expense requests created per second by 50 concurrent
+ * callers, and how many of them failed (must be 0: a refused create loses what someone typed).
+ * In-process (`app.request`, no sockets) on an in-memory app with the demo organisation; employee@
+ * and manager@ create TRAVEL requests through pwaexpenserequestcreate.
  */
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 

@@ -1,8 +1,8 @@
 /**
- * Issue 4: approve latency and decisions per second on one approval request,
- * against a bare Deno.Kv atomic write with a version check in the same run. In-process
- * (`app.request`, no sockets) on an in-memory app with the demo organisation; the expense
- * requests are created and submitted through the API, as employee@ would.
+ * Bench (spec §4 approval actions): approve latency and decisions per second on one approval
+ * request, against a bare Deno.Kv atomic write with a version check in the same run. In-process
+ * (`app.request`, no sockets) on an in-memory app with the demo organisation; the expense requests
+ * are created and submitted through the API, as employee@ would.
  */
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 

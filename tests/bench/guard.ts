@@ -1,8 +1,8 @@
 /**
- * Issue 9 item 8: what the connection guard (server/net/guard.ts, a TCP front copying bytes to
- * an inner Deno.serve) costs against a bare Deno.serve. Same process, same small JSON answer,
- * 8 concurrent keep-alive fetch loops for 3 s after a 0.5 s warm-up; the two are measured
- * alternately, twice each, and the better run of each is printed (the box is shared).
+ * Bench (docs/security.md, connection guard): what the connection guard (server/net/guard.ts, a TCP
+ * front copying bytes to an inner Deno.serve) costs against a bare Deno.serve. Same process, same
+ * small JSON answer, 8 concurrent keep-alive fetch loops for 3 s after a 0.5 s warm-up; the two are
+ * measured alternately, twice each, and the better run of each is printed (the box is shared).
  */
 import { serveGuarded } from "../../server/net/guard.ts";
 

@@ -1,10 +1,10 @@
 /**
- * Issue 10: the card issuer's latency on an in-memory Deno.Kv — createCard (one atomic write
- * of card, sealed vault entry, last-4 entry and idempotency record, after the PAN is drawn
- * and sealed with AES-GCM), a replayed createCard, reveal (session + redeem: a KV write, then
- * a checked delete, two reads and an AES-GCM decrypt), 50 concurrent creates, and 50
- * concurrent redeems of one session — next to a bare KV get + checked atomic set in the same
- * run. Called by tests/bench/run.ts.
+ * Bench (virtual cards): the card issuer's latency on an in-memory Deno.Kv — createCard (one atomic
+ * write of card, sealed vault entry, last-4 entry and idempotency record, after the PAN is drawn
+ * and sealed with AES-GCM), a replayed createCard, reveal (session + redeem: a KV write, then a
+ * checked delete, two reads and an AES-GCM decrypt), 50 concurrent creates, and 50 concurrent
+ * redeems of one session — next to a bare KV get + checked atomic set in the same run. Called by
+ * tests/bench/run.ts.
  */
 import { createIssuer, loadIssuerKey } from "../../server/issuer/mod.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Bench (issue 13): Lighthouse 13 with its default mobile settings (a mid-range phone's
+ * Bench (first load): Lighthouse 13 with its default mobile settings (a mid-range phone's
  * screen and CPU, simulated slow 4G) on the production preact build:
  *   - the PIN pad on a first visit (fresh profile: nothing cached, no service worker yet):
  *     a navigation, performance, LCP, accessibility, best practices;
@@ -8,8 +8,8 @@
  *     pad without resetting storage, types the PIN in a timespan (total blocking time, layout
  *     shift of the unlock) and takes a snapshot of the main screen (accessibility, best
  *     practices). Lighthouse has no LCP or performance score for a screen reached by a tap.
- * Goals: performance ≥ 98, accessibility 100 (issue 13); LCP ≤ 1.0 s (median of 3 first
- * visits) and CLS ≤ 0.01 (issue 26: the shell paints the first screen without JavaScript).
+ * Goals: performance ≥ 98, accessibility 100; LCP ≤ 1.0 s (median of 3 first
+ * visits) and CLS ≤ 0.01 (the shell paints the first screen without JavaScript).
  *
  * Run alone: `deno run -A tests/bench/lighthouse.ts` (needs Chromium and dist/preact).
  */

@@ -1,7 +1,7 @@
 /**
- * Issue 15: messages queued per second (into the durable outbox, 50 concurrent callers),
- * delivered per second to a local SMTP server (tests/server/smtp_server.ts, over TCP), and
- * the time from a lost-activation request to its mail in that server's inbox (median, p95).
+ * Bench (docs/messages.md): messages queued per second (into the durable outbox, 50 concurrent
+ * callers), delivered per second to a local SMTP server (tests/server/smtp_server.ts, over TCP),
+ * and the time from a lost-activation request to its mail in that server's inbox (median, p95).
  */
 import { orgFileWithUsers, testApp } from "../helpers.ts";
 import { startSmtpServer } from "../server/smtp_server.ts";

@@ -1,5 +1,5 @@
 /**
- * Issue 13 bench: how long the offline write queue takes to replay 100 writes. In the
+ * Bench (spec §1 offline): how long the offline write queue takes to replay 100 writes. In the
  * browser (preact build) against the real server: 100 comments are written on a card
  * transaction with the network off (each queued, encrypted, in QCDB), then the network
  * returns and the clock runs from `setOfflineMode(false)` until the server holds all 100

@@ -1,6 +1,6 @@
 /**
- * Bench (issue 12): time to the first PDF page drawn in headless Chromium, from the viewer
- * mounted to page 1 on its canvas (the viewer's `qc:pdf:page1` mark), median of 10:
+ * Bench (spec §2 PDF viewer): time to the first PDF page drawn in headless Chromium, from the
+ * viewer mounted to page 1 on its canvas (the viewer's `qc:pdf:page1` mark), median of 10:
  *   cold   — a fresh browser profile: pdf.js chunk and worker fetched, parsed, compiled;
  *   warm   — the page reloaded: chunk and worker from the service worker's cache;
  *   reopen — the same page opening the PDF again (pdf.js already in memory).

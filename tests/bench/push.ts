@@ -1,9 +1,9 @@
 /**
- * Issue 13: web push fan-out. One notice for a user with 200 subscribed devices: encrypted
- * (aes128gcm), signed (VAPID ES256) and POSTed to a local push service that verifies the JWT
- * and decrypts every payload (tests/server/push_receiver.ts), from queueing to the last
- * delivery; and the encryption alone (web-push generateRequestDetails; the VAPID JWT is
- * signed once per push service and hour).
+ * Bench (spec §1 push notifications): web push fan-out. One notice for a user with 200 subscribed
+ * devices: encrypted (aes128gcm), signed (VAPID ES256) and POSTed to a local push service that
+ * verifies the JWT and decrypts every payload (tests/server/push_receiver.ts), from queueing to the
+ * last delivery; and the encryption alone (web-push generateRequestDetails; the VAPID JWT is signed
+ * once per push service and hour).
  */
 import webpush from "web-push";
 import { testApp } from "../helpers.ts";

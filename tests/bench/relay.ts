@@ -1,9 +1,9 @@
 /**
- * Issue 14, relay overhead: the latency of an authenticated pwalists (employee@ with REQUESTS
- * requests) through an edge process in relay mode in front of the upstream process, against
- * the upstream called directly and against the barest fetch proxy in front of it
- * (./bare_proxy.ts: the floor any relay has here), in the same run, taking turns, with the
- * same keep-alive client. Goal: at most 10 % added at the median. All are processes on
+ * Bench (relay mode), relay overhead: the latency of an authenticated pwalists (employee@ with
+ * REQUESTS requests) through an edge process in relay mode in front of the upstream process,
+ * against the upstream called directly and against the barest fetch proxy in front of it
+ * (./bare_proxy.ts: the floor any relay has here), in the same run, taking turns, with the same
+ * keep-alive client. Goal: at most 10 % added at the median. All are processes on
  * 127.0.0.1; the answer is the same gzip for the client every way (the upstream compresses
  * for a trusted edge's client, X-QCard-Accept-Encoding, and the edge passes it on).
  */

@@ -185,7 +185,7 @@ const ms = (xs: number[]) => xs.map((t) => t.toFixed(0)).join(", ");
 // JSON, and one sending the same bytes (same process, same load generator, same run).
 await benchPwalists(line);
 
-// Issue 4: approve latency and decisions per second on one approval request,
+// Approval mode: approve latency and decisions per second on one approval request,
 // against a bare Deno.Kv checked atomic write (same process, same run). See decisions.ts.
 await benchDecisions(line);
 await benchCreates(line);
@@ -194,45 +194,46 @@ await benchCreates(line);
 // KV and on PostgreSQL, and a bare PostgreSQL transaction with the same checks. See postgres.ts.
 await benchPostgres(line);
 
-// Issue 9 item 6: bytes on the wire (first load before the PIN pad, pwalists). See wire.ts.
+// Bytes on the wire (first load before the PIN pad, pwalists). See wire.ts.
 await benchWire(line);
 
-// Issue 15: messages queued/s, delivered/s to a local SMTP server, request → inbox. See messages.ts.
+// Messages: queued/s, delivered/s to a local SMTP server, request → inbox. See messages.ts.
 await benchMessages(line);
 
-// Issue 9: the connection guard (header and idle timeouts) against plain Deno.serve.
+// The connection guard (header and idle timeouts) against plain Deno.serve.
 await benchGuard(line);
 
-// Issue 19: 60 anonymous upload connections: server RSS growth and KV records. See anonymous.ts.
+// Anonymous callers cannot exhaust the server: 60 anonymous upload connections: server RSS growth
+// and KV records. See anonymous.ts.
 await benchAnonymous(line);
 
-// Issue 10: the issuer simulator alone, then pwanewqcard and reveal through the app.
+// Virtual cards: the issuer simulator alone, then pwanewqcard and reveal through the app.
 await benchIssuer(line);
 await benchCards(line);
 await benchTransactions(line);
 
-// Issue 11: the Transactions tab from the encrypted cache with 5,000 transactions.
+// Card transactions: the Transactions tab from the encrypted cache with 5,000 transactions.
 await benchTransactionsTab(line);
 
-// Issue 12: time to the first PDF page drawn (pdf.js cold, warm, reopened); first-load JS.
+// PDF viewer: time to the first PDF page drawn (pdf.js cold, warm, reopened); first-load JS.
 await benchPdfFirstPage(line);
 
-// Issue 12: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
+// Uploads: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
 await benchUploads(line);
 await benchCapture(line);
 
-// Issue 13: web push fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
+// Web push: fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
 await benchPush(line);
 await benchPurchasePush(line);
 
-// Issue 14: one process against two on one KV file (reads and writes). See scale.ts.
+// Scale out: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);
 
-// Issue 14: pwalists through an edge in relay mode against the upstream directly. See relay.ts.
+// Relay mode: pwalists through an edge in relay mode against the upstream directly. See relay.ts.
 await benchRelay(line);
 
-// Issue 13: replay time of 100 writes queued offline, in the browser. See offline_queue.ts.
+// Offline queue: replay time of 100 writes queued offline, in the browser. See offline_queue.ts.
 await benchOfflineQueue(line);
 
-// Issue 13: Lighthouse (mobile) on the PIN pad and the unlocked main screen. See lighthouse.ts.
+// First load: Lighthouse (mobile) on the PIN pad and the unlocked main screen. See lighthouse.ts.
 await benchLighthouse(line);

@@ -1,8 +1,8 @@
 /**
- * Issue 14, scale out on one store: requests per second of one main.ts process against two
- * on the same KV file (the load spread round-robin over both), with the same load generator
- * in the same run. Reads: an authenticated pwalists of employee@ with REQUESTS requests (each
- * process answers from its own list cache, checked against the version key in KV). Writes:
+ * Scale out on one store (docs/benchmarks.md): requests per second of one main.ts process against
+ * two on the same KV file (the load spread round-robin over both), with the same load generator in
+ * the same run. Reads: an authenticated pwalists of employee@ with REQUESTS requests (each process
+ * answers from its own list cache, checked against the version key in KV). Writes:
  * pwaexpenserequestcreate, where the processes share SQLite's one write lock on the file.
  *
  * What it means on a small machine: the load generator, both servers and SQLite share the

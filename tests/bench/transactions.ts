@@ -1,11 +1,11 @@
 /**
- * Issue 11 bench: (1) authorization decisions of the issuer simulator — latency one at a time
- * (median, p95) and decisions per second with 50 concurrent callers, on 50 cards and all on
- * one card (every decision a checked write on that card) — next to a bare Deno.Kv get +
- * checked atomic set in the same run, and a purchase through the app's test mode (decision +
- * the app's transaction); (2) pwalists for a user with 2,000 requests and 5,000 transactions
- * against a bare Deno.serve sending the same bytes, uncompressed and gzip; (3) the time a
- * first start spends seeding the lived-in demo (DEMO_HISTORY).
+ * Bench (card transactions): (1) authorization decisions of the issuer simulator — latency one at a
+ * time (median, p95) and decisions per second with 50 concurrent callers, on 50 cards and all on
+ * one card (every decision a checked write on that card) — next to a bare Deno.Kv get + checked
+ * atomic set in the same run, and a purchase through the app's test mode (decision + the app's
+ * transaction); (2) pwalists for a user with 2,000 requests and 5,000 transactions against a bare
+ * Deno.serve sending the same bytes, uncompressed and gzip; (3) the time a first start spends
+ * seeding the lived-in demo (DEMO_HISTORY).
  *
  * Run alone: `deno run -A tests/bench/transactions.ts`.
  */

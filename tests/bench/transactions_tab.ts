@@ -1,9 +1,9 @@
 /**
- * Issue 11 bench: the Transactions tab of a user with 5,000 card transactions, shown from the
- * encrypted cache (offline reload, unlock, the tab named by the address '#transactions').
- * Measured like the Requests list from cache (tests/bench/run.ts), by the app's own marks:
- * from before the cache read (IndexedDB + AES-GCM decrypt + parse) to after the browser
- * painted the tab's rows (grouping, search filter, first rows rendered).
+ * Bench (card transactions): the Transactions tab of a user with 5,000 card transactions, shown
+ * from the encrypted cache (offline reload, unlock, the tab named by the address '#transactions').
+ * Measured like the Requests list from cache (tests/bench/run.ts), by the app's own marks: from
+ * before the cache read (IndexedDB + AES-GCM decrypt + parse) to after the browser painted the
+ * tab's rows (grouping, search filter, first rows rendered).
  *
  * Run alone: `deno run -A tests/bench/transactions_tab.ts` (after `deno task build`).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 12 bench: upload throughput (MB/s) of a 10 MB PDF through the API (app.fetch with a
+ * Bench (uploads): upload throughput (MB/s) of a 10 MB PDF through the API (app.fetch with a
  * multipart body: bearer check, body read, form parse, magic bytes, chunked KV writes, the
  * committing atomic write) against raw KV chunk writes of the same bytes (60,000-byte chunks,
  * 12 a checked atomic write) in the same run, and the download of the same file back.

@@ -1,5 +1,5 @@
 /**
- * Bench figures for "bytes on the wire" (issue 9, item 6): what Chromium receives before
+ * Bench figures for "bytes on the wire" (docs/benchmarks.md): what Chromium receives before
  * the PIN pad is usable, compressed and not, beside the build's own gzip/brotli figures;
  * and pwalists for a user with 2,000 requests, on the socket, per Accept-Encoding.
  *

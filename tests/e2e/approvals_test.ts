@@ -1,10 +1,10 @@
 /**
- * Approval mode end to end (issue 4), in both flavours, each person on their own activated
- * browser profile: employee@ submits two requests; approver@ (Finance) lands in approval
- * mode, approves level 1 of the travel request; manager@ (Management) approves level 2 and
- * the employee sees it accepted. The equipment request is edited by approver@ (cancel and
- * recreate the approval), then rejected through the reject-note flow; the employee sees the
- * note. A decision made offline fails and leaves the approval as it was.
+ * Approval mode end to end (spec §1, §4 approval actions, §6), in both flavours, each person on
+ * their own activated browser profile: employee@ submits two requests; approver@ (Finance) lands in
+ * approval mode, approves level 1 of the travel request; manager@ (Management) approves level 2 and
+ * the employee sees it accepted. The equipment request is edited by approver@ (cancel and recreate
+ * the approval), then rejected through the reject-note flow; the employee sees the note. A decision
+ * made offline fails and leaves the approval as it was.
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";

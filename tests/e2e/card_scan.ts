@@ -1,7 +1,7 @@
 /**
- * The browser half of the card-data scan (issue 10): what the card face shows, and every place
- * a page keeps data (DOM, QCDB, Cache Storage, cookies, local and session storage) searched for
- * a card number or a CVC.
+ * The browser half of the card-data scan (docs/security.md): what the card face shows, and every
+ * place a page keeps data (DOM, QCDB, Cache Storage, cookies, local and session storage) searched
+ * for a card number or a CVC.
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
@@ -92,7 +92,7 @@ export async function pageData(p: Page) {
   return { ...inPage, cookies };
 }
 
-/** The card-data scan (issue 10): after the mask, no number and no CVC anywhere it could stay. */
+/** The card-data scan: after the mask, no number and no CVC anywhere it could stay. */
 export async function assertNoCardData(p: Page, pan: string, cvc: string): Promise<void> {
   const d = await pageData(p);
   const places: [string, string][] = [

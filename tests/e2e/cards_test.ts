@@ -1,14 +1,14 @@
 /**
- * Virtual cards end to end (issue 10), in both flavours, at 360×640: employee@ gets a request
- * accepted, taps Generate card; the 3-D Secure panel opens first (Save disabled until valid,
- * a wrong PIN marked invalid, the PIN from the SMS outbox), then generation continues with
- * its progress and the card is listed under Wallet/Active. The card is revealed (a 16-digit
+ * Virtual cards end to end (spec §2 Card detail, §4 Card), in both flavours, at 360×640: employee@
+ * gets a request accepted, taps Generate card; the 3-D Secure panel opens first (Save disabled
+ * until valid, a wrong PIN marked invalid, the PIN from the SMS outbox), then generation continues
+ * with its progress and the card is listed under Wallet/Active. The card is revealed (a 16-digit
  * Luhn-valid number and a CVC, a visible countdown, copy), masked again after the real 30 s,
- * blocked (Unblock card only) and unblocked, then ended (listed under Closed). After the
- * mask, no card number or CVC is left in the DOM, QCDB, Cache Storage, cookies or storage.
- * A second card, generated with no detour, is cancelled; the stored 3-D Secure password
- * shows for 10 s from the main menu; a failed card fetch falls back to the obfuscated card,
- * then (offline) to the cached, masked card.
+ * blocked (Unblock card only) and unblocked, then ended (listed under Closed). After the mask, no
+ * card number or CVC is left in the DOM, QCDB, Cache Storage, cookies or storage. A second card,
+ * generated with no detour, is cancelled; the stored 3-D Secure password shows for 10 s from the
+ * main menu; a failed card fetch falls back to the obfuscated card, then (offline) to the cached,
+ * masked card.
  */
 import assert from "node:assert/strict";
 import type { HTTPRequest, Page } from "puppeteer-core";

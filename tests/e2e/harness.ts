@@ -75,7 +75,7 @@ export function serveLocal(
 }
 
 /**
- * Which flavours run their browser suites against an edge in relay mode (issue 14): set by
+ * Which flavours run their browser suites against an edge in relay mode (docs/relay.md): set by
  * QCARD_E2E_RELAY = `react` (the default: every suite runs once direct, in preact, and once
  * through the relay, in React), `preact`, `all` or `none`.
  */
@@ -186,7 +186,7 @@ export async function start(flavour: Flavour): Promise<Env> {
 }
 
 /**
- * A browser profile on disk, for what must survive closing the browser (issue 13: the
+ * A browser profile on disk, for what must survive closing the browser (the
  * offline write queue). `open()` launches a Chromium of its own on the profile and returns
  * its page (360×640, touch, like newPage); `close()` quits that browser and keeps the
  * profile; `remove()` quits and deletes it. Not closed by env.close().

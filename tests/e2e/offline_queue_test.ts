@@ -1,5 +1,5 @@
 /**
- * The offline write queue end to end (issue 13), in both flavours, at 360×640, on a browser
+ * The offline write queue end to end (spec §1 offline), in both flavours, at 360×640, on a browser
  * profile kept on disk: with the network off, two comments on a transaction, a receipt
  * upload and a receipt note show at once as pending and nothing reaches the server; the
  * queue in IndexedDB is encrypted. The browser is closed and started again on the same

@@ -1,6 +1,6 @@
 /**
- * PDF viewer and photo preparation in Chromium (issue 12), both flavours, before any receipt
- * screen exists: the test module (pdf_entry.tsx, built beside the app, never in production)
+ * PDF viewer and photo preparation in Chromium (spec §2 PDF viewer), both flavours, before any
+ * receipt screen exists: the test module (pdf_entry.tsx, built beside the app, never in production)
  * is imported by URL on our origin under the server's real CSP, as a screen's import() would.
  */
 import assert from "node:assert/strict";

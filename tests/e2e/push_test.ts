@@ -1,5 +1,5 @@
 /**
- * Web push in the browser (issue 13), both flavours, at 360×640.
+ * Web push in the browser (spec §1 push notifications), both flavours, at 360×640.
  *
  * Headless Chromium has no push service, so pushes are delivered to the service worker through
  * the DevTools protocol (`ServiceWorker.deliverPushMessage`) and `registration.getNotifications()`

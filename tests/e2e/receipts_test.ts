@@ -1,12 +1,12 @@
 /**
- * Receipts, documents and VAT end to end (issue 12), in both flavours, at 360×640: a card
- * purchase overdue for its receipt blocks a new request; a PNG and a PDF made by the test
- * are attached (the progress bar reaches 100 %), the image and the PDF's first page are
- * drawn (the canvas is not blank), a note is added, an unsupported file gets the spec's
- * alert with the allowed extensions and the input is cleared, a receipt is removed, the
- * block is lifted once a receipt is attached; VAT in advanced form (country change resets,
- * two lines with computed read-only amounts, required receipt type highlighted, OK) and in
- * simple form (the flag); the document panel uploads with its bar and opens a closable tab.
+ * Receipts, documents and VAT end to end (spec §2 Transaction detail, VAT side panel), in both
+ * flavours, at 360×640: a card purchase overdue for its receipt blocks a new request; a PNG and a
+ * PDF made by the test are attached (the progress bar reaches 100 %), the image and the PDF's first
+ * page are drawn (the canvas is not blank), a note is added, an unsupported file gets the spec's
+ * alert with the allowed extensions and the input is cleared, a receipt is removed, the block is
+ * lifted once a receipt is attached; VAT in advanced form (country change resets, two lines with
+ * computed read-only amounts, required receipt type highlighted, OK) and in simple form (the flag);
+ * the document panel uploads with its bar and opens a closable tab.
  */
 import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";

@@ -1,5 +1,5 @@
 /**
- * Issue 13: our own support page, in the chosen language, works offline. Switching to
+ * spec §1 support: our own support page, in the chosen language, works offline. Switching to
  * Deutsch in Options applies at once and is told to the server; with the network off (after
  * the service worker is ready) the Support tab frames /support/de.html from the precache,
  * under the strict CSP; the PIN pad's FAQ link names the same page.

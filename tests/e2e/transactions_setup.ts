@@ -1,5 +1,5 @@
 /**
- * Server-side steps the card-transaction browser tests share (issue 11): the page's own
+ * Server-side steps the card-transaction browser tests share: the page's own
  * bearer (read from its requests), a card for its user through the app's API (request
  * created, submitted, accepted; 3-D Secure defined with the SMS PIN; card generated), and
  * purchases through the issuer's test mode (`POST /_issuer/purchase`, loopback).

@@ -1,12 +1,12 @@
 /**
- * Card transactions end to end (issue 11), in both flavours, at 360×640: purchases made
- * through the issuer's test mode (`/_issuer/purchase`) appear under Today after a refresh
- * (no receipt indicator while nbReceipts is 0), a refused one shows its §8 abbreviation, a
- * foreign one its merchant's amount; search finds a merchant; the card detail lists its
- * transactions and its available amount follows the purchases; flip (purpose required)
- * lands on the new expense '<id>-0001'; the moved original is hidden from the tab and its
- * Moved link opens the transaction it went to (spec §4); a receipt overdue (the clock 8 days on) blocks
- * creating a request with the spec's message; offline, they show from the encrypted cache.
+ * Card transactions end to end (spec §2 Transactions, Transaction detail), in both flavours, at
+ * 360×640: purchases made through the issuer's test mode (`/_issuer/purchase`) appear under Today
+ * after a refresh (no receipt indicator while nbReceipts is 0), a refused one shows its §8
+ * abbreviation, a foreign one its merchant's amount; search finds a merchant; the card detail lists
+ * its transactions and its available amount follows the purchases; flip (purpose required) lands on
+ * the new expense '<id>-0001'; the moved original is hidden from the tab and its Moved link opens
+ * the transaction it went to (spec §4); a receipt overdue (the clock 8 days on) blocks creating a
+ * request with the spec's message; offline, they show from the encrypted cache.
  */
 import assert from "node:assert/strict";
 import type { HTTPRequest, Page } from "puppeteer-core";

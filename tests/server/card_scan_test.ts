@@ -1,9 +1,9 @@
 /**
- * Card-data scan (issue 10): after cards are generated, read, frozen, closed and revealed
- * through the API, no full card number and no CVC appears anywhere but inside the reveal
- * answers (sealed for the device's key): not in any other API answer, not in the server's
- * output, not in any KV entry (the issuer's vault holds them encrypted). The browser half
- * (DOM, QCDB, Cache Storage) is in tests/e2e/cards_test.ts.
+ * Card-data scan (docs/security.md, card data: BIN and last 4 at most): after cards are generated,
+ * read, frozen, closed and revealed through the API, no full card number and no CVC appears
+ * anywhere but inside the reveal answers (sealed for the device's key): not in any other API
+ * answer, not in the server's output, not in any KV entry (the issuer's vault holds them
+ * encrypted). The browser half (DOM, QCDB, Cache Storage) is in tests/e2e/cards_test.ts.
  */
 import assert from "node:assert/strict";
 import { DEMO, testApp } from "../helpers.ts";
@@ -119,7 +119,7 @@ Deno.test("[cards] card-data scan: no PAN or CVC outside the reveals (answers, o
           revealed.push(JSON.parse(await openWithKey(key, String(r.json.encryptedresult))));
         }
         if (i === 0) {
-          // Issue 11: purchases as a merchant sends them (number, CVC, expiry, 3-D Secure).
+          // Purchases as a merchant sends them (number, CVC, expiry, 3-D Secure).
           const d = revealed.at(-1)!;
           const r = await api.app.request("/_issuer/purchase", {
             method: "POST",

@@ -1,5 +1,5 @@
 /**
- * Virtual cards and 3-D Secure (issue 10, spec §2, §3 Card and Secure settings, §4, §6, §7):
+ * Virtual cards and 3-D Secure (spec §2, §3 Card and Secure settings, §4, §6, §7):
  * generation on the embedded issuer simulator, the masked card, reveals sealed for the
  * device's key, freeze/unfreeze/close and the request flags they change, the secure settings
  * flow with its emailed or texted PIN. In-process, no sockets.

@@ -1,5 +1,5 @@
 /**
- * The lived-in demo (issue 11, server/org/demo_history.ts): with DEMO_HISTORY (the default;
+ * The lived-in demo (server/org/demo_history.ts): with DEMO_HISTORY (the default;
  * tests/helpers.ts turns it off for every other test) a newcomer who activates employee@ finds
  * every screen filled; approver@ and manager@ each find an approval waiting.
  */
@@ -91,8 +91,8 @@ Deno.test("[demo history] employee@ starts with requests in every status, cards 
     assert.deepEqual(foreign.map((t) => t.originalCurrency).sort(), ["GBP", "USD"]);
     assert.ok(transactions.some((t) => t.cardOid === closed.oid), "the closed card was used");
 
-    // Receipts (issue 12): the dinner's PDF with its note, VAT to be told; the train reviewed
-    // with French VAT at 10 %; the Heathrow ticket reviewed without VAT.
+    // Receipts (spec §3 Receipt, Document): the dinner's PDF with its note, VAT to be told; the
+    // train reviewed with French VAT at 10 %; the Heathrow ticket reviewed without VAT.
     const byMerchant = (m: string) => transactions.find((t) => t.merchantname === m)!;
     const dinner = byMerchant("Brasserie Georges");
     assert.equal(dinner.nbReceipts, 1);

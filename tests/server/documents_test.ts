@@ -1,5 +1,5 @@
 /**
- * Receipts and documents of card transactions (issue 12; spec §2 document panel, §3 Receipt,
+ * Receipts and documents of card transactions (spec §2 document panel, §3 Receipt,
  * Document, Upload form fields, §5 Receipt note and Upload, §7 the document calls, remote
  * delete): uploads checked by extension and magic bytes, limited in size, kept in KV chunks,
  * served back byte-identical to their owner only, counted on the transaction atomically.

@@ -1,5 +1,5 @@
 /**
- * pwaflip (issue 11; spec §2 Flip form, §3 Flip payload, §4 Flip and Moved, §5 purpose
+ * pwaflip (spec §2 Flip form, §3 Flip payload, §4 Flip and Moved, §5 purpose
  * required): captured or authorised transactions of one expense move onto a new expense
  * '<id>-0001' with the form's purpose and codes; the originals become Moved with links, in
  * one atomic write; refused, reviewed, moved ones and strangers are refused.

@@ -1,5 +1,5 @@
 /**
- * Connection guard (issue 9 item 8): real sockets on loopback, short deadlines (300 ms header,
+ * Connection guard (docs/security.md): real sockets on loopback, short deadlines (300 ms header,
  * 500 ms idle). Closing is asserted by reading EOF on the client side, within a slack for two
  * shared cores (the sweeper runs every quarter of the shortest timeout).
  */

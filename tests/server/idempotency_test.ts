@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (issue 13; GUIDE §5): a write carrying `Idempotency-Key` is carried out
+ * Idempotency keys (GUIDE §5): a write carrying `Idempotency-Key` is carried out
  * once per caller, its first answer replayed for 24 h; the same key with another body is
  * refused (422); concurrent repeats never write twice; 5xx answers are not kept.
  */

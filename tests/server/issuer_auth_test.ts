@@ -1,8 +1,9 @@
 /**
- * The issuer simulator's card lifecycle (issue 11): authorizations decided in the fixed order
- * with their reasons, CVC and 3-D Secure answers counted before they are read, budget lines,
- * capture (partial, several, final), reversal, refund (linked or not), idempotent replays and
- * the 50-purchase race. Conversion in other currencies is in issuer_fx_test.ts.
+ * The issuer simulator's card lifecycle (spec §3 Transaction statuses, §8 refused reasons):
+ * authorizations decided in the fixed order with their reasons, CVC and 3-D Secure answers counted
+ * before they are read, budget lines, capture (partial, several, final), reversal, refund (linked
+ * or not), idempotent replays and the 50-purchase race. Conversion in other currencies is in
+ * issuer_fx_test.ts.
  */
 import assert from "node:assert/strict";
 import { DAY, entries, type Fixture, fixture, order, rejectsWith } from "./issuer_fixture.ts";

@@ -1,7 +1,8 @@
 /**
- * Purchases in any currency (issue 11): converted to the card's currency at the simulator's
- * rate table, exactly in minor units (one rounding, half up), the terms locked on the
- * authorization so partial captures and refunds add up to the converted whole.
+ * Purchases in any currency (spec §3 Transaction originalCurrency, pricingCurrency): converted to
+ * the card's currency at the simulator's rate table, exactly in minor units (one rounding, half
+ * up), the terms locked on the authorization so partial captures and refunds add up to the
+ * converted whole.
  */
 import assert from "node:assert/strict";
 import { fixture, order } from "./issuer_fixture.ts";

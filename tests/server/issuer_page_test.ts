@@ -1,5 +1,5 @@
 /**
- * The issuer's test mode (issue 11): `/_issuer` (page, JSON API, plain form posts) beside
+ * The issuer's test mode: `/_issuer` (page, JSON API, plain form posts) beside
  * /_outbox — loopback only, absent in production — and `deno task issuer`.
  */
 import assert from "node:assert/strict";

@@ -1,6 +1,6 @@
 /**
- * Leases in KV (issue 14, server/store/lease.ts): one holder among many by a checked write,
- * renewed by its holder, taken over once expired, released on stop; runLeased runs a job
+ * Leases in KV (scale out on one store, server/store/lease.ts): one holder among many by a checked
+ * write, renewed by its holder, taken over once expired, released on stop; runLeased runs a job
  * only for the holder and keeps the lease while the job lasts.
  */
 import assert from "node:assert/strict";

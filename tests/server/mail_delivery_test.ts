@@ -1,8 +1,8 @@
 /**
- * Issue 15, end to end against a real SMTP server on 127.0.0.1 (tests/server/smtp_server.ts):
- * QCard starts while the mail server is down and the demo mails arrive once it is up; 50
- * lost activations answered 200 while it is down arrive afterwards, none twice; STARTTLS
- * with a private CA; a permanent 5xx leaves the message failed and listed.
+ * Messages (docs/messages.md), end to end against a real SMTP server on 127.0.0.1
+ * (tests/server/smtp_server.ts): QCard starts while the mail server is down and the demo mails
+ * arrive once it is up; 50 lost activations answered 200 while it is down arrive afterwards, none
+ * twice; STARTTLS with a private CA; a permanent 5xx leaves the message failed and listed.
  */
 import assert from "node:assert/strict";
 import { runCli } from "../../server/messages/cli.ts";

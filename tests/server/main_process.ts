@@ -1,5 +1,5 @@
 /**
- * main.ts as a subprocess for the operation tests (issue 14): started with only the env it
+ * main.ts as a subprocess for the operation tests (docs/deploying.md): started with only the env it
  * is given, its stdout lines collected, its port read from the JSON "listening" line.
  */
 import { fileURLToPath } from "node:url";

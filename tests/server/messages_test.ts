@@ -1,5 +1,5 @@
 /**
- * The durable outbox (issue 15): a message commits with the state change that causes it or
+ * The durable outbox (docs/messages.md): a message commits with the state change that causes it or
  * not at all, is delivered once even when the worker is woken twice, is not sent past its
  * content lifetime, survives a process that was never told of it and a restart (file KV),
  * is retried with

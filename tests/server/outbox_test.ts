@@ -1,5 +1,5 @@
 /**
- * What operators and developers see of messages (issue 15): /_outbox with email and SMS and
+ * What operators and developers see of messages (docs/messages.md): /_outbox with email and SMS and
  * their delivery states, /healthz figures without content, and the settings' checks.
  */
 import assert from "node:assert/strict";

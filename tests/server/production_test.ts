@@ -1,9 +1,10 @@
 /**
- * Issue 14: with APP_ENV=production and managed-KV semantics (KV_PATH=":memory:" stands for
- * the managed KV: no file), the app reads only env and writes nothing to disk. main.ts runs
- * as a subprocess with a read-only working directory, no --allow-write, reads limited to the
- * checkout (code, node_modules, the built client), env limited to what it is given; it answers
- * /healthz, an API call and the built client, and the directory stays empty.
+ * Operating it (docs/deploying.md): with APP_ENV=production and managed-KV semantics
+ * (KV_PATH=":memory:" stands for the managed KV: no file), the app reads only env and writes
+ * nothing to disk. main.ts runs as a subprocess with a read-only working directory, no
+ * --allow-write, reads limited to the checkout (code, node_modules, the built client), env limited
+ * to what it is given; it answers /healthz, an API call and the built client, and the directory
+ * stays empty.
  */
 import assert from "node:assert/strict";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";

@@ -1,5 +1,5 @@
 /**
- * What the transaction tests share (issue 11): an employee with 3-D Secure defined and a card
+ * What the transaction tests share: an employee with 3-D Secure defined and a card
  * on an accepted request, purchases through the issuer's test mode (`/_issuer`, loopback),
  * and the lists the app answers.
  */

@@ -1,10 +1,10 @@
 /**
- * A local push service for the push tests and bench (issue 13): Deno.serve on 127.0.0.1,
- * port 0. Every POST to /push/<name> is checked like a real push service would (RFC 8292
- * VAPID: `vapid t=<JWT>, k=<key>`, ES256 signature verified with k, aud = this origin, exp
- * within 24 h, sub = the expected subject) and its aes128gcm body is decrypted (RFC 8188 +
- * RFC 8291) with the subscriber's own private key and auth secret, generated here. Answers
- * 201, or the statuses queued for that subscriber (410, 500…).
+ * A local push service for the push tests and bench (spec §1 push notifications): Deno.serve on
+ * 127.0.0.1, port 0. Every POST to /push/<name> is checked like a real push service would (RFC 8292
+ * VAPID: `vapid t=<JWT>, k=<key>`, ES256 signature verified with k, aud = this origin, exp within
+ * 24 h, sub = the expected subject) and its aes128gcm body is decrypted (RFC 8188 + RFC 8291) with
+ * the subscriber's own private key and auth secret, generated here. Answers 201, or the statuses
+ * queued for that subscriber (410, 500…).
  */
 
 const te = new TextEncoder();

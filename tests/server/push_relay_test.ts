@@ -1,6 +1,6 @@
 /**
- * Push in relay mode (issue 14): an edge (UPSTREAM_URL, PUSH_RELAY_SECRET, the VAPID keys) and an
- * upstream (PUSH_RELAY_URL = the edge, the same secret, no VAPID keys), each a whole app on its
+ * Push in relay mode (docs/relay.md): an edge (UPSTREAM_URL, PUSH_RELAY_SECRET, the VAPID keys) and
+ * an upstream (PUSH_RELAY_URL = the edge, the same secret, no VAPID keys), each a whole app on its
  * own in-memory KV and its own port on 127.0.0.1, and the local push service of push_receiver.ts
  * that checks the edge's VAPID JWTs and decrypts every payload.
  */

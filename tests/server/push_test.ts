@@ -1,6 +1,6 @@
 /**
- * Web push (issue 13) against a local push service (push_receiver.ts) that verifies every
- * VAPID JWT and decrypts every payload with the subscription's own keys.
+ * Web push (spec §1 push notifications) against a local push service (push_receiver.ts) that
+ * verifies every VAPID JWT and decrypts every payload with the subscription's own keys.
  */
 import assert from "node:assert/strict";
 import webpush from "web-push";

@@ -1,5 +1,5 @@
 /**
- * Relay mode in the tests (issue 14): a real QCard upstream (tests/helpers.ts testApp, served
+ * Relay mode in the tests (docs/relay.md): a real QCard upstream (tests/helpers.ts testApp, served
  * over HTTP on 127.0.0.1 and trusting the edge's X-Forwarded-For) and an edge in relay mode
  * in front of it (createApp with UPSTREAM_URL, its own store), both on port 0.
  *

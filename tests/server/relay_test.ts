@@ -1,5 +1,5 @@
 /**
- * Relay mode (issue 14): an edge with UPSTREAM_URL in front of a real QCard upstream
+ * Relay mode (docs/relay.md): an edge with UPSTREAM_URL in front of a real QCard upstream
  * (relay_fixture.ts). Every §7 call answers through the edge as the upstream answers it;
  * bodies stream both ways; a slow or absent upstream gives 504/502 JSON in the caller's
  * language; the edge's own headers win; translations are kept per locale; push keys and

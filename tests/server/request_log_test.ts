@@ -1,5 +1,5 @@
 /**
- * Issue 14, "Operate it": one JSON log line a request with a request id (also sent back),
+ * Operating it (docs/deploying.md): one JSON log line a request with a request id (also sent back),
  * method, path without query, status and duration; never a token, code, PIN, email or device
  * id; LOG_LEVEL filters; 5xx log at error.
  */

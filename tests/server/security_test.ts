@@ -1,5 +1,5 @@
 /**
- * Replays of the adversarial test's findings (issue 9), each of which must now fail to
+ * Replays of the adversarial test's findings (docs/security.md), each of which must now fail to
  * exploit: the device-rotating code brute force, the per-address lockout, the parallel PIN
  * guesses and the PIN oracle, the exposed outbox, user enumeration, aborted bodies, token
  * lifetime. In-process through app.request, with the client address given as Deno.serve

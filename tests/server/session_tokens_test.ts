@@ -10,7 +10,7 @@ import { checkValidation, confirmPin, E, FOREIGN_TOKEN } from "./session_fixture
 // ---------------------------------------------------------------------------------------------
 // pwaregisterpushtoken
 
-/** A PushSubscription's JSON (issue 13 checks its shape: tests/server/push_test.ts). */
+/** A PushSubscription's JSON (tests/server/push_test.ts checks its shape). */
 const SUBSCRIPTION = JSON.stringify({
   endpoint: "https://fcm.googleapis.com/fcm/send/abc",
   keys: { p256dh: `B${"A".repeat(86)}`, auth: "A".repeat(22) },

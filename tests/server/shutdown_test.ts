@@ -1,8 +1,8 @@
 /**
- * Issue 14, graceful shutdown: main.ts as a subprocess, a request in flight (its body sent
- * slowly, so the body reader waits), SIGTERM. The request still gets its normal answer, new
- * connections are refused, the process exits 0 within SHUTDOWN_TIMEOUT_MS; and a request that
- * never ends does not hold the exit beyond that bound.
+ * Graceful shutdown (docs/deploying.md): main.ts as a subprocess, a request in flight (its body
+ * sent slowly, so the body reader waits), SIGTERM. The request still gets its normal answer, new
+ * connections are refused, the process exits 0 within SHUTDOWN_TIMEOUT_MS; and a request that never
+ * ends does not hold the exit beyond that bound.
  */
 import assert from "node:assert/strict";
 import { startMain } from "./main_process.ts";

@@ -1,5 +1,5 @@
 /**
- * SMS through the http transport (issue 15) to a receiver started by the test: the
+ * SMS through the http transport (docs/messages.md) to a receiver started by the test: the
  * documented body {to, text, id}, the credential header, a retry after a 503, a 4xx that
  * fails at once, a 429 honoured with Retry-After.
  */

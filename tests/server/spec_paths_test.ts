@@ -5,7 +5,7 @@ import { CONTENT_PATH, PREVIEW_PATH, UPLOAD_PATH } from "../../client/shared/con
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { login } from "./api.ts";
 
-// Issue 14 "Paths exactly as §7 spells them": the server answers every contract path (and
+// spec §7, paths exactly as it spells them: the server answers every contract path (and
 // the non-JSON calls' shared paths) where the contract puts it. tests/unit/spec_paths_test.ts
 // checks those paths against spec §7.
 

@@ -1,7 +1,7 @@
 /**
- * Issue 13 on the server: our own support page when no external address is configured
- * (pwasupporturl, initialize's faqUrl, the pages' framing headers), the user's language
- * taken from the device (pwatranslation), and secret questions in German and Spanish.
+ * spec §1 support and §7 pwasupporturl on the server: our own support page when no external address
+ * is configured (pwasupporturl, initialize's faqUrl, the pages' framing headers), the user's
+ * language taken from the device (pwatranslation), and secret questions in German and Spanish.
  */
 import assert from "node:assert/strict";
 import { createApp } from "../../server/app.ts";

@@ -1,6 +1,6 @@
 /**
- * Transaction records written straight into the repository (issue 11), for tests that need
- * a user's transactions in a given state without going through the issuer, and for the bench.
+ * Transaction records written straight into the repository (spec §3 Transaction), for tests that
+ * need a user's transactions in a given state without going through the issuer, and for the bench.
  */
 import { type TransactionRecord, unaccounted } from "../../server/store/transactions.ts";
 

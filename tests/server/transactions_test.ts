@@ -1,5 +1,5 @@
 /**
- * Card transactions in the app (issue 11; spec §2 Transactions and detail, §3 Transaction,
+ * Card transactions in the app (spec §2 Transactions and detail, §3 Transaction,
  * §5 missing receipts, §7 pwalists receiptslist, §8 refused reasons): purchases made through
  * the issuer's test mode become the card author's transactions, with every §3 field, for
  * nobody else; captures, reversals and refunds follow; overdue receipts block new requests.

@@ -1,5 +1,5 @@
 /**
- * VAT of card transactions through the API (issue 12; spec §4 VAT flag, §5 VAT panel, §7
+ * VAT of card transactions through the API (spec §4 VAT flag, §5 VAT panel, §7
  * pwavatcodes, pwaaccountingcodes, pwareceipttypes, pwasetreceiptdotax,
  * pwaupdatereviewedtransactions, §9 VAT lines up to 3): the organisation's lists, the flag,
  * and the review with every refusal, the rounding table and read-only once reviewed.

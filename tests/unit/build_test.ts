@@ -182,7 +182,7 @@ function checkSizes(report: BuildReport): void {
 }
 
 /**
- * pdf.js (issue 12): its own chunk, loaded by import() only; worker and decoders copied
+ * pdf.js (spec §2 PDF viewer): its own chunk, loaded by import() only; worker and decoders copied
  * under hashed names; none of it in the first load or the precache, all of it named in the
  * worker's on-demand list; the first load within budget.
  */
@@ -225,8 +225,9 @@ async function checkPdfjs(report: BuildReport): Promise<void> {
 }
 
 /**
- * The first paint needs no JavaScript (issue 26): index.html carries the activation screen's
- * markup (what a first visit shows) with this build's version label, nothing inline.
+ * The first paint needs no JavaScript (the first-load goal, docs/benchmarks.md): index.html carries
+ * the activation screen's markup (what a first visit shows) with this build's version label,
+ * nothing inline.
  */
 async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
   const html = await Deno.readTextFile(join(report.outDir, "index.html"));
@@ -248,8 +249,8 @@ async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
 }
 
 /**
- * What typing a PIN does not need stays out of the first load (issue 26): the contracts'
- * schemas (zod), the lists' code, the side panels. Read from the source maps' sources.
+ * What typing a PIN does not need stays out of the first load (the first-load budget): the
+ * contracts' schemas (zod), the lists' code, the side panels. Read from the source maps' sources.
  */
 async function checkFirstLoadModules(report: BuildReport): Promise<void> {
   const sources = new Set<string>();
@@ -333,8 +334,8 @@ function pngSize(png: Uint8Array): [number, number] {
 }
 
 /**
- * Issue 13 installability: every icon the manifest and index.html name exists at its stated
- * size (drawn at build from icon.svg), maskable ones included, and is precached; the
+ * Installability (spec §1 installed app): every icon the manifest and index.html name exists at its
+ * stated size (drawn at build from icon.svg), maskable ones included, and is precached; the
  * shortcuts point at URLs the app takes; the version label of the build is in the first load.
  */
 async function checkIconsAndRelease(report: BuildReport): Promise<void> {

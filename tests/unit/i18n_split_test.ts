@@ -1,5 +1,5 @@
 /**
- * The first load bundles only the English of en_shell.ts (first-load budget, issue 13); the
+ * The first load bundles only the English of en_shell.ts (first-load budget); the
  * rest of en.ts arrives with the main screen's chunk. These tests keep that split honest:
  * every key a first-load module names is in the shell part, and esbuild really leaves en.ts
  * out of the first load.

@@ -1,5 +1,5 @@
 /**
- * The offline write queue (issue 13): its storage on QCDB (under fake-indexeddb, GUIDE §5),
+ * The offline write queue (spec §1 offline): its storage on QCDB (under fake-indexeddb, GUIDE §5),
  * encrypted, ordered, files kept apart; and the replay's state machine and backoff.
  */
 import "fake-indexeddb/auto";

@@ -1,7 +1,7 @@
 /**
- * The client's side of web push without a browser (issue 13): the service worker's payload
- * checks and its push / notificationclick decisions against a fake worker scope, and the
- * registration rules of spec §9 (refresh after 7 days, 10 s timeout).
+ * The client's side of web push without a browser (spec §1 push notifications): the service
+ * worker's payload checks and its push / notificationclick decisions against a fake worker scope,
+ * and the registration rules of spec §9 (refresh after 7 days, 10 s timeout).
  */
 import assert from "node:assert/strict";
 import {

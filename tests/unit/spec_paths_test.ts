@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { contract, type Endpoint } from "../../client/shared/contract/mod.ts";
 import { CONTENT_PATH, PREVIEW_PATH, UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 
-// Issue 14 "Paths exactly as §7 spells them": a relay to a real upstream breaks on any other
+// spec §7, paths exactly as it spells them: a relay to a real upstream breaks on any other
 // spelling. Every call of spec §7 is checked against the contract (the one source of paths
 // for the server's route() and the client's call()), and every contract call is checked to
 // be used by the client.

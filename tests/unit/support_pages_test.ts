@@ -10,7 +10,7 @@ import {
 import { type Locale, LOCALES } from "../../server/i18n.ts";
 import { injectShell } from "../../build.ts";
 
-/** Issue 13: the FAQ covers activation, PIN, requests, cards, receipts, VAT and offline. */
+/** spec §1 support: the FAQ covers activation, PIN, requests, cards, receipts, VAT and offline. */
 const TOPICS: TopicId[] = ["activation", "pin", "requests", "cards", "receipts", "vat", "offline"];
 
 Deno.test("[support page] every language has the same topics, each with questions and answers", () => {

@@ -1,5 +1,5 @@
 /**
- * VAT arithmetic and review rules (issue 12; spec §5 VAT panel: amount × p / (100 + p) to the
+ * VAT arithmetic and review rules (spec §5 VAT panel: amount × p / (100 + p) to the
  * cent, §9 VAT lines up to 3): client/shared/vat.ts, which the panel and the server share, and
  * the server's pure review check (server/domain/vat_checks.ts).
  */

@@ -5,8 +5,8 @@ import { locale, t } from "../../i18n/index.ts";
 import { type Language, LANGUAGES } from "../../i18n/language.ts";
 
 /**
- * Options: the app's language (issue 13), each named in itself. Applied at once; the choice
- * is kept on the device and told to the server (client/actions/language.ts).
+ * Options: the app's language (spec §7 pwatranslation), each named in itself. Applied at once; the
+ * choice is kept on the device and told to the server (client/actions/language.ts).
  */
 export function LanguageChooser() {
   useSignals();

@@ -79,7 +79,7 @@ export function ReceiptsSection(props: { tx: Transaction }) {
   const [shown, setShown] = useState<string | null>(null);
   const current = list.find((r) => r.oid === shown) ?? list[0];
   const upload = receiptUpload.value;
-  // Written without a network (issue 13): receipts and notes waiting in the offline queue.
+  // Written without a network (spec §1 offline): receipts and notes waiting in the offline queue.
   const queued = queuedFor("receipt", tx.oid);
   const notes = queuedFor("note", tx.oid);
   const busy = working.value;

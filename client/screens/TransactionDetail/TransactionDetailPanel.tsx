@@ -35,8 +35,8 @@ const typeLabel = (type: string) =>
  * at 130 characters (§8, §9), created date 'MM/dd HH:mm' UTC, merchant city and country;
  * "Add receipt" (a phone offers the camera or the files: the job people come for) is the
  * sticky bar's primary action; Flip, as "Move to another expense", is in its menu. Receipts (viewer, attach, remove, notes), the VAT type row
- * and the documents come first (issue 12); refused transactions show no receipts or VAT (§4).
- * Comments: the card author's notes on the transaction (add, delete their own).
+ * and the documents come first (spec §2 Transaction detail); refused transactions show no receipts
+ * or VAT (§4). Comments: the card author's notes on the transaction (add, delete their own).
  */
 export function TransactionDetailBody() {
   useSignals();

@@ -21,7 +21,7 @@ export function VatRow(props: { tx: Transaction }) {
   useSignals();
   const tx = props.tx;
   const busy = working.value;
-  // A choice waiting in the offline queue (issue 13) shows as chosen, marked pending.
+  // A choice waiting in the offline queue (spec §1 offline) shows as chosen, marked pending.
   const queued = queuedFor("dotax", tx.oid).at(-1);
   const review = queuedFor("review", tx.oid).at(-1);
   const current = queued && queued.state !== "failed"

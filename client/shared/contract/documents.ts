@@ -2,7 +2,7 @@ import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { ArchiveParam } from "./requests.ts";
 
-// Receipts and documents of card transactions (issue 12; spec §2 Transaction detail,
+// Receipts and documents of card transactions (spec §2 Transaction detail,
 // Receipts document panel and document panel, §3 Receipt, Receipt document, Document,
 // Document list and delete responses, Upload form fields, §7 the calls below). Field names
 // are spec §3's; shapes are ours. A receipt is a document of type 'receipt' on a

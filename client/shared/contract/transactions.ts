@@ -4,7 +4,7 @@ import { DocumentInfo } from "./documents.ts";
 import { ArchiveParam, Comment, CommentBody, ExpenseRequest } from "./requests.ts";
 import { MAX_FLIP } from "../transaction_rules.ts";
 
-// Card transactions (issue 11; spec §2 Transactions and Transaction detail, §3 Transaction
+// Card transactions (spec §2 Transactions and Transaction detail, §3 Transaction
 // and Flip payload, §7 pwalists receiptslist and pwaflip). Field names are spec §3's; shapes
 // are ours. Amounts are numbers in major units: monetaryAmount in pricingCurrency (the card's
 // currency), displayMonetaryAmount in originalCurrency (the merchant's). No card number, CVC

@@ -4,7 +4,7 @@ import { ArchiveParam, Words } from "./requests.ts";
 import { Transaction } from "./transactions.ts";
 import { DOTAX_VALUES, MAX_VAT_LINES } from "../vat.ts";
 
-// VAT and accounting of card transactions (issue 12; spec §2 VAT choice and side panel,
+// VAT and accounting of card transactions (spec §2 VAT choice and side panel,
 // §3 Transaction VAT fields and VAT code, §4 VAT flag, §5 VAT panel, §7 the calls below).
 
 const E = "/scmapi/expense";
