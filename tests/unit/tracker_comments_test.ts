@@ -11,11 +11,6 @@ import { tokenize } from "../tools/circles.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const ROOTS = ["client", "server", "main.ts", "build.ts"];
-/**
- * Files whose comments are being reworded on another branch at the time of writing: drop a
- * file from here once it no longer cites the tracker.
- */
-const PENDING = new Set(["build.ts"]);
 
 const TRACKER = /\b[Ii]ssues? #?\d+/g;
 
@@ -67,7 +62,6 @@ async function appSources(): Promise<Map<string, string>> {
 Deno.test("[comments] the app's comments cite the spec, not the tracker", async () => {
   const sources = await appSources();
   assert.ok(sources.size > 300, `${sources.size} files read`);
-  for (const p of PENDING) sources.delete(p);
   assert.deepEqual(citing(sources), []);
 });
 
