@@ -7,7 +7,8 @@
  *
  * Add a key here (not in en.ts) when a module of the first load uses it: the PIN pad,
  * activation, lost activation, define PIN, unlock, options, confirm, banners, session
- * actions. Other locales keep one file each with every key of en.ts.
+ * actions. Other locales have every key of en.ts and of this file in one dictionary
+ * (fr.ts with its parts, likewise de and es).
  */
 export const enShell = {
   "app.name": "QCard",
