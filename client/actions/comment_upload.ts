@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { CommentUploadBody, commentUploadPath } from "../shared/contract/requests.ts";
+import { CommentUploadBody, commentUploadPath } from "../shared/contract/request_bodies.ts";
 import { endpoint } from "../shared/contract/endpoint.ts";
 import { call } from "../api/http.ts";
 

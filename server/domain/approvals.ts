@@ -1,6 +1,7 @@
 import type { ApprovalRequest, ApprovalRow } from "../../client/shared/contract/approvals.ts";
 import { commitOnce } from "../store/idempotency.ts";
-import type { Comment, EditBody } from "../../client/shared/contract/requests.ts";
+import type { Comment } from "../../client/shared/contract/requests.ts";
+import type { EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { splitAmount } from "../../client/shared/money.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
 import type { Deps } from "../env.ts";

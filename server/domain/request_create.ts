@@ -1,4 +1,4 @@
-import type { CreateBody } from "../../client/shared/contract/requests.ts";
+import type { CreateBody } from "../../client/shared/contract/request_bodies.ts";
 import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
 import { budgetTotal, checkPlan, generateBudget } from "../../client/shared/budget.ts";
 import { checkCreate, normaliseVendorUrl } from "../../client/shared/request_rules.ts";

@@ -1,4 +1,4 @@
-import type { CreateBody, EditBody } from "../../client/shared/contract/requests.ts";
+import type { CreateBody, EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { checkEdit } from "../../client/shared/request_rules.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

@@ -1,4 +1,4 @@
-import type { EditBody } from "../../client/shared/contract/requests.ts";
+import type { EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { conflict, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";

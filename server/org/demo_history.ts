@@ -20,7 +20,7 @@ import { addApprovalComment, decide } from "../domain/approvals.ts";
 import { generateCard } from "../domain/cards.ts";
 import { capture, purchase, reverse } from "../testmode/purchases.ts";
 import type { PurchaseInput } from "../testmode/input.ts";
-import type { CreateBody } from "../../client/shared/contract/requests.ts";
+import type { CreateBody } from "../../client/shared/contract/request_bodies.ts";
 import { attachDocument } from "../domain/uploads.ts";
 import { saveNote } from "../domain/documents.ts";
 import { review, setDoTax } from "../domain/vat.ts";

@@ -1,4 +1,4 @@
-import { commentUploadPath } from "../../client/shared/contract/requests.ts";
+import { commentUploadPath } from "../../client/shared/contract/request_bodies.ts";
 import { relayTarget } from "./path.ts";
 
 /**

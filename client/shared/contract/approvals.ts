@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { ArchiveParam, Comment, CommentBody, SubType } from "./requests.ts";
+import { ArchiveParam, Comment, SubType } from "./requests.ts";
+import { CommentBody } from "./request_bodies.ts";
 
 // spec §7 'Approvals (/scmapi/approval/)' and the team calls. Field names are spec §3's.
 

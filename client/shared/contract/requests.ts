@@ -1,17 +1,15 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { MAX_OCCURRENCES } from "../budget.ts";
-import { MAX_PURPOSE, MAX_URL, MAX_VENDOR } from "../request_rules.ts";
+import { CommentBody, CreateBody, EditBody } from "./request_bodies.ts";
 
 // spec §7 reads and writes of expense requests, their lookups and comments. Field names
-// are spec §3's; response shapes are ours (the spec does not show them).
+// are spec §3's; response shapes are ours (the spec does not show them). The bodies the
+// client writes with (create, edit, comment) are in request_bodies.ts.
 
 const E = "/scmapi/expense";
 const Oid = z.string().check(z.minLength(1), z.maxLength(64));
-const OptOid = z.optional(z.nullable(z.string().check(z.maxLength(64))));
 /** spec §3 'archive': records moved to the archive are read with archive=1. */
 export const ArchiveParam = z.optional(z.enum(["0", "1", "true", "false"]));
-const Text = (max: number) => z.string().check(z.maxLength(max));
 
 export const StatusCode = z.enum([
   "new",
@@ -176,85 +174,6 @@ export type Code = z.infer<typeof Code>;
 export const Currency = z.object({ value: z.string(), label: z.string(), symbol: z.string() });
 export type Currency = z.infer<typeof Currency>;
 
-export const BudgetPlanBody = z.object({
-  period: z.enum(["weekly", "monthly"]),
-  startDate: z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/, "startDate must be YYYY-MM-DD")),
-  amount: z.number(),
-  occurrences: z.int().check(z.minimum(1), z.maximum(MAX_OCCURRENCES)),
-});
-
-/**
- * What the create form sends. Type, amount and purpose are optional here so that their
- * absence is answered with the §5 message (422), not a schema error.
- */
-export const CreateBody = z.object({
-  accountOid: OptOid,
-  typeOid: OptOid,
-  amount: z.optional(z.nullable(z.number())),
-  pricingCurrency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "ISO 4217 code"))),
-  purpose: z.optional(z.nullable(Text(MAX_PURPOSE * 2))),
-  costCenterOid: OptOid,
-  GLOid: OptOid,
-  projectOid: OptOid,
-  vendor: z.optional(z.nullable(Text(MAX_VENDOR))),
-  url: z.optional(z.nullable(Text(MAX_URL))),
-  budget: z.optional(z.nullable(BudgetPlanBody)),
-});
-export type CreateBody = z.infer<typeof CreateBody>;
-
-/**
- * spec §2 edit request: purpose, cost center, GL code, project code. A draft (status new)
- * edits everything creation offers: account, type, amount or budget, currency, vendor and
- * url too (a field left out keeps its value).
- */
-export const EditBody = z.object({
-  oid: Oid,
-  archive: z.optional(z.boolean()),
-  purpose: z.optional(z.nullable(Text(MAX_PURPOSE * 2))),
-  costCenterOid: OptOid,
-  GLOid: OptOid,
-  projectOid: OptOid,
-  accountOid: OptOid,
-  typeOid: OptOid,
-  amount: z.optional(z.nullable(z.number())),
-  pricingCurrency: z.optional(z.string().check(z.regex(/^[A-Z]{3}$/, "ISO 4217 code"))),
-  vendor: z.optional(z.nullable(Text(MAX_VENDOR))),
-  url: z.optional(z.nullable(Text(MAX_URL))),
-  budget: z.optional(z.nullable(BudgetPlanBody)),
-});
-export type EditBody = z.infer<typeof EditBody>;
-
-/** A new comment (requests, approvals): 1 to 1000 characters after trimming. */
-export const CommentBody = z.object({
-  oid: Oid,
-  archive: z.optional(z.boolean()),
-  comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
-});
-/**
- * spec §7 comment upload: POST to a URL the server supplies {oid, entityType 'expense',
- * record, id, archive, comment}. Used when pwaexpensecomments names `commentUploadUrl`
- * (an upstream in relay mode); otherwise comments go through pwaaddcomment.
- */
-export const CommentUploadBody = z.object({
-  oid: Oid,
-  entityType: z.literal("expense"),
-  record: Oid,
-  id: z.string().check(z.maxLength(64)),
-  archive: z.boolean(),
-  comment: z.string().check(z.trim(), z.minLength(1, "comment is empty"), z.maxLength(1000)),
-});
-export type CommentUploadBody = z.infer<typeof CommentUploadBody>;
-
-/**
- * The supplied comment upload URL as the client may call it: a plain path of our origin
- * under /bonita/ (letters, digits, '_', '-', '/'; no dots, no query, no other origin), so
- * it stays on the relay's paths and under the CSP. Anything else: null (not used).
- */
-export function commentUploadPath(url: string | null | undefined): string | null {
-  if (!url || url.length > 200) return null;
-  return /^\/bonita(\/[A-Za-z0-9_-]+)+$/.test(url) ? url : null;
-}
-
 const RecordQuery = z.object({ record: Oid, archive: ArchiveParam });
 const OidQuery = z.object({ oid: Oid, archive: ArchiveParam });
 const OidBody = z.object({ oid: Oid, archive: z.optional(z.boolean()) });
@@ -395,7 +314,7 @@ export const requests = {
     query: OidQuery,
     response: z.object({
       comments: z.array(Comment),
-      /** spec §7 comment upload: where comments go instead of pwaaddcomment (see above). */
+      /** spec §7 comment upload: where comments go instead of pwaaddcomment (request_bodies.ts). */
       commentUploadUrl: z.optional(z.nullable(z.string())),
     }),
   }),

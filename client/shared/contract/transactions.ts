@@ -1,7 +1,8 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { DocumentInfo } from "./documents.ts";
-import { ArchiveParam, Comment, CommentBody, ExpenseRequest } from "./requests.ts";
+import { ArchiveParam, Comment, ExpenseRequest } from "./requests.ts";
+import { CommentBody } from "./request_bodies.ts";
 import { MAX_FLIP } from "../transaction_rules.ts";
 
 // Card transactions (spec §2 Transactions and Transaction detail, §3 Transaction
