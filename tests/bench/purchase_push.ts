@@ -67,6 +67,7 @@ export async function benchPurchasePush(line: Line): Promise<void> {
 
     const toService: number[] = [];
     const toScreen: number[] = [];
+    let misses = 0;
     for (let i = 0; i < RUNS + 1; i++) {
       const before = rx.deliveries.length;
       const t0 = performance.now();
@@ -82,24 +83,29 @@ export async function benchPurchasePush(line: Line): Promise<void> {
         registrationId,
         data: JSON.stringify(d.payload),
       });
-      await worker!.evaluate(async (tag: string) => {
+      // Headless Chromium now and then shows no notification for a push the worker received
+      // (seen with the worker's own push listener, on old builds too): such a run is counted
+      // as a miss instead of ending the whole bench.
+      const shown = await worker!.evaluate(async (tag: string) => {
         const reg = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
         for (const end = Date.now() + 10_000; Date.now() < end;) {
           const [n] = await reg.getNotifications({ tag });
           if (n) {
-            return n.close();
+            n.close();
+            return true;
           }
           await new Promise((r) =>
             setTimeout(r, 5)
           );
         }
-        throw new Error(`no notification ${tag}`);
+        return false;
       }, d.payload.tag);
       const t2 = performance.now();
       // The first purchase warms the issuer, the push keys and the worker: not counted.
       if (i > 0) {
         toService.push(t1 - t0);
-        toScreen.push(t2 - t0);
+        if (shown) toScreen.push(t2 - t0);
+        else misses++;
       }
     }
     if (rx.errors.length) throw new Error(`push service refused: ${rx.errors[0]}`);
@@ -110,8 +116,8 @@ export async function benchPurchasePush(line: Line): Promise<void> {
     );
     line(
       "purchase → notification shown (service worker), median",
-      `${median(toScreen).toFixed(0)} ms`,
-      `(${list(toScreen)} ms)`,
+      toScreen.length ? `${median(toScreen).toFixed(0)} ms` : "none",
+      `(${list(toScreen)} ms)${misses ? `; ${misses} of ${RUNS} not shown within 10 s` : ""}`,
     );
   } finally {
     await browser.close();
