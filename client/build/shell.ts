@@ -41,20 +41,8 @@ export function shellFiles(
 ): Shell {
   const urlOf = (output: string) => toUrlPath(outDir, resolve(ROOT, output));
   const outputs = Object.entries(meta.outputs);
-  const entry = outputs.find(([, o]) => o.entryPoint === entryModule);
-  if (!entry) throw new Error(`esbuild produced no output for ${entryModule}`);
-
-  const seen = new Set<string>();
-  const walk = (output: string) => {
-    if (seen.has(output)) return;
-    seen.add(output);
-    for (const imp of meta.outputs[output]?.imports ?? []) {
-      if (imp.kind === "import-statement" && !imp.external) walk(imp.path);
-    }
-  };
-  walk(entry[0]);
-
-  const css = entry[1].cssBundle ?? null;
+  const graph = staticGraph(meta, entryModule);
+  const css = meta.outputs[graph[0]].cssBundle ?? null;
   // esbuild emits CSS reached only through import() as a separate file that nothing loads.
   const strayCss = outputs.map(([p]) => p).filter((p) => p.endsWith(".css") && p !== css);
   if (strayCss.length) {
@@ -63,7 +51,7 @@ export function shellFiles(
         ` Import it from a module that ${entryModule} imports statically.`,
     );
   }
-  return { js: [...seen].map(urlOf), css: css ? urlOf(css) : null, boot };
+  return { js: graph.map(urlOf), css: css ? urlOf(css) : null, boot };
 }
 
 /**
