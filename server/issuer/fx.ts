@@ -6,37 +6,11 @@
  * currency's minor unit. Rates are quoted per 1 unit of the base currency (EUR), so a cross rate X
  * → Y is the exact ratio of two table entries, not a rounded intermediate.
  */
+import { minorDigits } from "../../client/shared/currency_units.ts";
 import { IssuerError } from "./errors.ts";
 
-/** ISO 4217 exponents other than 2 (the default). */
-const EXPONENTS: Readonly<Record<string, number>> = {
-  BIF: 0,
-  CLP: 0,
-  DJF: 0,
-  GNF: 0,
-  ISK: 0,
-  JPY: 0,
-  KMF: 0,
-  KRW: 0,
-  PYG: 0,
-  RWF: 0,
-  UGX: 0,
-  VND: 0,
-  VUV: 0,
-  XAF: 0,
-  XOF: 0,
-  XPF: 0,
-  BHD: 3,
-  IQD: 3,
-  JOD: 3,
-  KWD: 3,
-  LYD: 3,
-  OMR: 3,
-  TND: 3,
-};
-
-/** Digits after the decimal mark of a currency's minor unit (EUR 2, JPY 0, KWD 3). */
-export const exponentOf = (currency: string): number => EXPONENTS[currency] ?? 2;
+/** Digits after the decimal mark of a currency's minor unit (EUR 2, JPY 0, KWD 3): ISO 4217. */
+export const exponentOf = (currency: string): number => minorDigits(currency);
 
 export interface RateTable {
   /** The currency every rate is quoted against. */
