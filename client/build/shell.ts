@@ -92,26 +92,12 @@ export async function copyStatic(
  * server's CSP is `script-src 'self'`, so an inline script or style would be blocked.
  */
 export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): string {
-  if (
-    /<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)
-  ) {
-    throw new Error(
-      "static/index.html must not contain inline scripts, styles or handlers",
-    );
-  }
-  if (!html.includes("</head>")) {
-    throw new Error("static/index.html has no </head>");
-  }
   const [entry, ...chunks] = shell.js;
-  const tags = [
+  return intoHead(html, [
     ...(shell.css ? [`<link rel="stylesheet" href="${shell.css}">`] : []),
     ...chunks.map((src) => `<link rel="modulepreload" href="${src}">`),
     `<script type="module" src="${entry}"></script>`,
-  ];
-  return html.replace(
-    /([ \t]*)<\/head>/,
-    (_, indent: string) => `${tags.map((t) => `${indent}  ${t}\n`).join("")}${indent}</head>`,
-  );
+  ]);
 }
 
 /**
@@ -122,10 +108,9 @@ export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): str
  * stay external (`script-src 'self'`).
  */
 export function injectStaticShell(html: string, shell: Shell, css: string | null): string {
-  injectShell(html, shell); // the same checks of static/index.html
   if (css?.includes("</style")) throw new Error("the stylesheet cannot be inlined: </style");
   const [entry, ...chunks] = shell.js;
-  const tags = [
+  return intoHead(html, [
     // The source map comment's URL would be read relative to the page: left out.
     ...(css === null
       ? []
@@ -133,7 +118,18 @@ export function injectStaticShell(html: string, shell: Shell, css: string | null
     `<script type="module" src="${shell.boot}" data-entry="${entry}" data-preload="${
       chunks.join(" ")
     }"></script>`,
-  ];
+  ]);
+}
+
+/**
+ * `tags` before static/index.html's `</head>`, one a line at its indent. The source itself may
+ * hold nothing inline (scripts, styles, handlers): what the build adds is all there is.
+ */
+function intoHead(html: string, tags: string[]): string {
+  if (/<script(?![^>]*\ssrc=)[^>]*>|<style[\s>]|\sstyle=|\son[a-z]+=/i.test(html)) {
+    throw new Error("static/index.html must not contain inline scripts, styles or handlers");
+  }
+  if (!html.includes("</head>")) throw new Error("static/index.html has no </head>");
   return html.replace(
     /([ \t]*)<\/head>/,
     (_, indent: string) => `${tags.map((t) => `${indent}  ${t}\n`).join("")}${indent}</head>`,
