@@ -1,3 +1,4 @@
+import { keepBounded } from "./bounded.ts";
 import { ORG_VERSION } from "./org_version.ts";
 /**
  * An approval request (spec §3), opened when a request is submitted. The voting itself
@@ -91,9 +92,14 @@ export class ApprovalRepo {
   }
 
   private remember(a: ApprovalRecord | null): void {
-    if (!a || this.links.has(a.oid)) return;
-    if (this.links.size >= MAX_LINKS) this.links.delete(this.links.keys().next().value!);
-    this.links.set(a.oid, { authorOid: a.authorOid, requestOid: a.requestOid });
+    if (a) {
+      keepBounded(
+        this.links,
+        a.oid,
+        { authorOid: a.authorOid, requestOid: a.requestOid },
+        MAX_LINKS,
+      );
+    }
   }
 
   key(oid: string): Deno.KvKey {

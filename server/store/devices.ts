@@ -1,5 +1,6 @@
 import type { SaltedHash } from "../domain/secrets.ts";
 import type { User } from "./users.ts";
+import { keepBounded } from "./bounded.ts";
 
 /**
  * A registered device (spec §4 Device activation). `pending` after the code was checked,
@@ -138,8 +139,7 @@ export class DeviceRepo {
     }
     const ref = await this.byTokenHash(hash);
     if (!ref) return null;
-    if (this.refs.size >= MAX_REFS) this.refs.delete(this.refs.keys().next().value!);
-    this.refs.set(hash, { deviceId: ref.deviceId, userOid: ref.userOid });
+    keepBounded(this.refs, hash, { deviceId: ref.deviceId, userOid: ref.userOid }, MAX_REFS);
     return await this.withUser(ref);
   }
 
