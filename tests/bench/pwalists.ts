@@ -37,7 +37,7 @@ function cpuMs(): number {
  * Requests per second from 8 concurrent loops for `seconds`, and the process's CPU time per
  * request (server and load generator: both sides pay the same generator).
  */
-async function load(url: string, headers: HeadersInit, seconds: number) {
+export async function load(url: string, headers: HeadersInit, seconds: number) {
   const loop = async (until: number) => {
     let n = 0;
     while (performance.now() < until) {

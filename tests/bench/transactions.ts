@@ -13,6 +13,7 @@ import { gzipSync } from "node:zlib";
 import { createIssuer, type Issuer, loadIssuerKey } from "../../server/issuer/mod.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { transactionRecord } from "../server/transaction_records.ts";
+import { load as loadFor } from "./pwalists.ts";
 import { seedRequests } from "./seed.ts";
 
 type Line = (name: string, value: string, budget?: string) => void;
@@ -172,24 +173,10 @@ async function lists(line: Line) {
     const ours = serve((req, info) => api.app.fetch(req, { remoteAddr: info.remoteAddr }));
     const path = "/bonita/scmapi/expense/pwalists";
     const { token } = await api.activate(DEMO.employee);
+    // Requests per second from 8 concurrent loops (pwalists.ts), after half a second of warm-up.
     const load = async (url: string, headers: HeadersInit, seconds = 3) => {
-      const loop = async (until: number) => {
-        let n = 0;
-        while (performance.now() < until) {
-          const res = await fetch(url, { headers });
-          if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
-          await res.arrayBuffer();
-          n++;
-        }
-        return n;
-      };
-      const go = async (s: number) => {
-        const t0 = performance.now();
-        const counts = await Promise.all(Array.from({ length: 8 }, () => loop(t0 + s * 1000)));
-        return counts.reduce((a, b) => a + b, 0) / ((performance.now() - t0) / 1000);
-      };
-      await go(0.5);
-      return await go(seconds);
+      await loadFor(url, headers, 0.5);
+      return (await loadFor(url, headers, seconds)).perS;
     };
     const auth = { authorization: `Bearer ${token}` };
     const first = await fetch(`${ours}${path}`, {
