@@ -1,4 +1,4 @@
-import { lazy, Suspense, useState } from "react";
+import { lazy, Suspense, useEffect, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
@@ -41,6 +41,11 @@ function Main() {
 export function App() {
   useSignals();
   const p = phase.value;
+  // The static first screen (index.html) is taken over: from now on its controls answer. Until
+  // then a tap on them does nothing; the browser tests wait for this mark after every load.
+  useEffect(() => {
+    document.documentElement.dataset.app = "live";
+  }, []);
   return (
     <div className="app" data-phase={p}>
       <ErrorBanners />

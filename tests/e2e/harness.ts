@@ -157,6 +157,26 @@ export async function start(flavour: Flavour): Promise<Env> {
       const ctx = await browser.createBrowserContext();
       contexts.push(ctx);
       const page = await ctx.newPage();
+      // The first screen is painted from static markup before the app's code runs
+      // (client/boot.ts): a tap then would be lost. After loading the app (with JavaScript on),
+      // wait until it has taken that screen over (App.tsx marks the document).
+      const live = async () => {
+        const at = new URL(page.url());
+        if (!page.isJavaScriptEnabled() || at.origin !== url || at.pathname !== "/") return;
+        await page.waitForFunction(() => document.documentElement.dataset.app === "live");
+      };
+      const goto = page.goto.bind(page);
+      page.goto = async (...args: Parameters<Page["goto"]>) => {
+        const res = await goto(...args);
+        await live();
+        return res;
+      };
+      const reload = page.reload.bind(page);
+      page.reload = async (...args: Parameters<Page["reload"]>) => {
+        const res = await reload(...args);
+        await live();
+        return res;
+      };
       await page.setViewport({ width: 360, height: 640, isMobile: true, hasTouch: true });
       page.setDefaultTimeout(15_000);
       page.on("pageerror", (e) => console.error(`[page error] ${e}`));
