@@ -21,6 +21,35 @@ function start(): void {
   import(tag.dataset.entry).catch((err) => console.error("QCard failed to load", err));
 }
 
+/**
+ * PIN pad keys tapped on the static screen, kept until the app has taken it over, then tapped
+ * again on the app's pad: a PIN typed on a slow phone before the app ran is not lost. App marks
+ * the document `data-app="taken"` when its first render is in (from then on its controls
+ * answer: nothing more is kept) and `"live"` once its effects ran. A key is known by its face
+ * (digits, C, ⌫). Nothing is tapped once the app shows another screen than the static one.
+ */
+const marks = document.documentElement.dataset;
+const phaseOf = () => document.querySelector<HTMLElement>("#root > [data-phase]")?.dataset.phase;
+const first = phaseOf();
+if (first) {
+  const keys: string[] = [];
+  addEventListener("click", (e) => {
+    const key = (e.target as Element).closest?.(".pin-key")?.textContent;
+    if (key && !marks.app) keys.push(key);
+  }, true);
+  new MutationObserver(async (_, seen) => {
+    if (marks.app !== "live") return;
+    seen.disconnect();
+    for (const key of keys) {
+      // One at a time: each key is rendered before the next reads the entry.
+      await new Promise((next) => setTimeout(next, 20));
+      if (phaseOf() !== first) return;
+      [...document.querySelectorAll<HTMLElement>("#root .pin-key")]
+        .find((b) => b.textContent === key)?.click();
+    }
+  }).observe(document.documentElement, { attributeFilter: ["data-app"] });
+}
+
 // After the first frame is painted; a page opened in the background paints nothing yet.
 if (document.visibilityState === "hidden") start();
 else requestAnimationFrame(() => setTimeout(start, 0));

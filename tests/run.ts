@@ -135,6 +135,7 @@ if (!asked) {
 }
 
 let passed = 0, failed = 0;
+const failures: string[] = [];
 for (const [i, part] of parts.entries()) {
   const junit = `${root}.test-results/junit-${i}.xml`;
   const started = performance.now();
@@ -152,18 +153,34 @@ for (const [i, part] of parts.entries()) {
   console.log(`=== ${part.name}: ${c.passed} passed, ${c.failed} failed in ${secs} s`);
   passed += c.passed;
   failed += c.failed;
+  failures.push(...c.names.map((n) => `${part.name.split(" (")[0]}: ${n}`));
 }
 
-function countJunit(xml: string): { passed: number; failed: number } {
+/** Counts a part's JUnit report, and names each failed test with the first line of its failure. */
+function countJunit(xml: string): { passed: number; failed: number; names: string[] } {
   let passed = 0, failed = xml ? 0 : 1;
-  for (const m of xml.matchAll(/<testcase\b[^>]*?(\/>|>([\s\S]*?)<\/testcase>)/g)) {
-    const inner = m[2] ?? "";
-    if (/<failure\b|<error\b/.test(inner)) failed++;
-    else if (!/<skipped\b/.test(inner)) passed++;
+  const names: string[] = [];
+  for (const m of xml.matchAll(/<testcase\b([^>]*?)(\/>|>([\s\S]*?)<\/testcase>)/g)) {
+    const inner = m[3] ?? "";
+    if (/<failure\b|<error\b/.test(inner)) {
+      failed++;
+      const file = /\bclassname="([^"]*)"/.exec(m[1])?.[1] ?? "";
+      const name = unescapeXml(`${file} › ${/\bname="([^"]*)"/.exec(m[1])?.[1] ?? "?"}`);
+      const why = unescapeXml(/<(?:failure|error)\b[^>]*?message="([^"]*)"/.exec(inner)?.[1] ?? "")
+        .split("\n").find((l) => l.trim()) ?? "";
+      names.push(`${name}${why ? ` — ${why.trim().slice(0, 300)}` : ""}`);
+    } else if (!/<skipped\b/.test(inner)) passed++;
   }
-  return { passed, failed };
+  return { passed, failed, names };
 }
 
+function unescapeXml(s: string): string {
+  return s.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"')
+    .replace(/&apos;/g, "'").replace(/&#10;/g, "\n").replace(/&amp;/g, "&");
+}
+
+// The failed tests again at the end, where a log cut to its tail still shows them.
+if (failures.length) console.log(`\nFailed:\n${failures.map((f) => `- ${f}`).join("\n")}`);
 console.log(`${passed} passed, ${failed} failed`);
 // Deno.exit skips the unload event: the throwaway PostgreSQL cluster is stopped here.
 stopPgCluster();

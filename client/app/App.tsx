@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
@@ -41,8 +41,13 @@ function Main() {
 export function App() {
   useSignals();
   const p = phase.value;
-  // The static first screen (index.html) is taken over: from now on its controls answer. Until
-  // then a tap on them does nothing; the browser tests wait for this mark after every load.
+  // The static first screen (index.html) is taken over: from now on its controls answer
+  // ("taken", before any event can come) and every effect has run ("live"). Until then
+  // client/boot.ts keeps the PIN pad keys tapped, and taps them again once live; the browser
+  // tests wait for "live" after every load.
+  useLayoutEffect(() => {
+    document.documentElement.dataset.app = "taken";
+  }, []);
   useEffect(() => {
     document.documentElement.dataset.app = "live";
   }, []);

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import type { HTTPRequest } from "puppeteer-core";
 import { bodyText, click, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 
@@ -13,10 +14,32 @@ for (const flavour of FLAVOURS) {
       const env = await start(flavour);
       try {
         const page = await env.newPage();
-        await page.goto(env.url);
+        // A first visit on a slow phone: the code is tapped on the static activation screen
+        // (index.html) before the app's code has run, its entry held back here. The taps are
+        // not lost: once the app is live, client/boot.ts taps them again on its pad, a slip
+        // and its "delete last digit" included.
+        await page.setRequestInterception(true);
+        const held: HTTPRequest[] = [];
+        const hold = (r: HTTPRequest) =>
+          /\/assets\/main-[^/]*\.js$/.test(r.url()) ? held.push(r) : r.continue();
+        page.on("request", hold);
+        const loaded = page.goto(env.url); // resolves once the app is live
+        for (let i = 0; i < 200 && held.length === 0; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        assert.equal(held.length, 1, "the boot script asked for the app's entry");
         await waitText(page, "Enter the 5-digit code");
+        await tapDigits(page, "9");
+        await click(page, "Delete last digit");
         // A wrong code shakes and clears.
         await tapDigits(page, "00000");
+        assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
+        assert.equal(await page.$(".pin-box.filled"), null, "the static pad shows nothing typed");
+        await held[0].continue();
+        await loaded;
+        page.off("request", hold);
+        await page.setRequestInterception(false);
+        await page.waitForFunction(() => document.querySelectorAll(".pin-box.filled").length === 5);
         await click(page, "Connect device");
         await waitText(page, "This activation code is not valid");
         await tapDigits(page, await env.latestCode("employee@demo.example"));
