@@ -21,9 +21,18 @@ type Mutation =
   | { type: "delete"; key: Deno.KvKey }
   | { type: "sum" | "min" | "max"; key: Deno.KvKey; value: Deno.KvU64 };
 
+/** A transaction of PgKv.transaction: its connection, its BEGIN, and COMMIT sent on demand. */
+export interface PgTxn {
+  sql: postgres.ReservedSql;
+  /** Settles with BEGIN: awaited before the first write (with the reads, in one round trip). */
+  begun: Promise<unknown>;
+  /** Sends COMMIT without waiting; the runner awaits it. Called once, after the last write. */
+  commit(): Promise<unknown>;
+}
+
 /** What a commit needs of the store: a retried SERIALIZABLE transaction, the expiry sweep. */
 export interface PgTx {
-  serializable<R>(fn: (tx: postgres.TransactionSql) => Promise<R>): Promise<R>;
+  transaction<R>(fn: (tx: PgTxn) => Promise<R>): Promise<R>;
   sweep(): Promise<void>;
 }
 
@@ -145,19 +154,22 @@ async function commit(
     ]),
   ];
   const values = steps.map((m) => m.type === "set" ? encodeValue(m.value) : undefined);
-  return await kv.serializable(async (tx) => {
+  return await kv.transaction(async ({ sql: tx, begun, commit }) => {
     const table = tx(TABLE);
-    // Point lookups through the key index: SSI then locks only these keys' index ranges. Sent
-    // without waiting, so it travels with the next statement (postgres.js pipelines them).
+    // Point lookups through the key index: SSI then locks only these keys' index ranges. BEGIN,
+    // this setting and the read go out together (postgres.js pipelines them): one round trip.
     const local = tx`SET LOCAL enable_seqscan = off`.execute();
-    local.catch(() => {}); // its failure is the transaction's, and is awaited below
-    const rows = reads.length === 0 ? [] : await tx<(Row & { h: string })[]>`
+    const read = reads.length === 0 ? Promise.resolve([]) : tx<(Row & { h: string })[]>`
       SELECT encode(k, 'hex') AS h, v, enc, vs FROM ${table}
       WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
       list(reads)
     }, ',')::text[]) AS x)
-        AND ${tx.unsafe(NOT_EXPIRED)}`;
+        AND ${tx.unsafe(NOT_EXPIRED)}`.execute();
+    local.catch(() => {}); // awaited below: BEGIN's and the setting's failures are the commit's
+    read.catch(() => {});
+    await begun;
     await local;
+    const rows = await read;
     const current = new Map<string, Stored | null>(rows.map((r) => [r.h, r]));
     const found = new Map(rows.map((r) => [r.h, stamp(r.vs)]));
     for (const c of checked) {
@@ -192,8 +204,9 @@ async function commit(
     });
     const sets = [...last].filter((e): e is [string, { s: Stored; exp: number }] => !!e[1]);
     const dels = [...last].filter(([, v]) => !v).map(([h]) => h);
-    // One statement for the versionstamp, the sets and the deletes: a round trip, not three.
-    const [{ n }] = await tx<{ n: string }[]>`
+    // One statement for the versionstamp, the sets and the deletes, with COMMIT right behind
+    // it: one round trip.
+    const write = tx<{ n: string }[]>`
       WITH n AS MATERIALIZED (SELECT nextval('qcard_kv_versionstamp') AS n),
       ins AS (
         INSERT INTO ${table} (k, v, enc, vs, expires_at)
@@ -213,7 +226,11 @@ async function commit(
       list(dels)
     }, ',')::text[]) AS x)
         RETURNING 1)
-      SELECT n FROM n`;
+      SELECT n FROM n`.execute();
+    write.catch(() => {}); // awaited below, after COMMIT is on its way
+    const committed = commit();
+    const [{ n }] = await write;
+    await committed;
     return { ok: true, versionstamp: stamp(n) } as Deno.KvCommitResult;
   });
 }

@@ -9,7 +9,7 @@
 import postgres from "postgres";
 import { base64url, decodeKey, encodeKey, fromBase64url, hex, withByte } from "./pg_keys.ts";
 import { migrate, TABLE } from "./pg_schema.ts";
-import { entry, list, NOT_EXPIRED, PgAtomic, type Row } from "./pg_atomic.ts";
+import { entry, list, NOT_EXPIRED, PgAtomic, type PgTxn, type Row } from "./pg_atomic.ts";
 
 /** SQLSTATEs after which the whole transaction is simply tried again. */
 const RETRY = new Set(["40001", "40P01", "23505"]);
@@ -17,6 +17,12 @@ const RETRY = new Set(["40001", "40P01", "23505"]);
 const RETRY_MS = 30_000;
 /** Expired rows are invisible at once and deleted at most this often (by any write). */
 const SWEEP_MS = 60_000;
+
+/** A promise whose rejection is handled later (by whoever awaits it), never "unhandled". */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
 
 export interface PgKvOptions {
   /** Connections at most (PG_POOL_SIZE). */
@@ -98,17 +104,42 @@ export class PgKv {
     return new PgAtomic(this);
   }
 
-  /** Runs `fn` in a SERIALIZABLE transaction, again after a serialisation failure. */
-  async serializable<R>(fn: (tx: postgres.TransactionSql) => Promise<R>): Promise<R> {
+  /**
+   * Runs `fn` in a SERIALIZABLE transaction on one reserved connection, again after a
+   * serialisation failure. postgres.js pipelines a connection's queries, so nothing here waits
+   * for a round trip of its own: BEGIN travels with `fn`'s first statements (which must await
+   * `tx.begun` before any write), and `tx.commit()` sends COMMIT behind the last write. A checked
+   * write thus costs two round trips (read, write + commit), not four. Ended without
+   * `tx.commit()` (a failed check, an error), the transaction is rolled back.
+   */
+  async transaction<R>(fn: (tx: PgTxn) => Promise<R>): Promise<R> {
     const until = Date.now() + RETRY_MS;
     for (let i = 0;; i++) {
+      const sql = await this.sql.reserve();
+      let end: Promise<unknown> | null = null;
+      let failure: unknown;
       try {
-        return await this.sql.begin("isolation level serializable", fn) as R;
+        const begun = quiet(sql.unsafe("BEGIN ISOLATION LEVEL SERIALIZABLE").execute());
+        const tx: PgTxn = {
+          sql,
+          begun,
+          commit: () => (end ??= quiet(sql.unsafe("COMMIT").execute())),
+        };
+        const result = await fn(tx);
+        await begun;
+        // COMMIT in a transaction a statement failed answers ROLLBACK: the error is the statement's.
+        await (end ?? sql.unsafe("ROLLBACK").execute());
+        return result;
       } catch (e) {
-        const code = (e as { code?: string }).code ?? "";
-        if (!RETRY.has(code) || Date.now() > until) throw e;
-        await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(100, 2 + 2 ** i)));
+        failure = e;
+        // The transaction ends before the connection goes back to the pool.
+        await (end ?? sql.unsafe("ROLLBACK").execute()).catch(() => {});
+      } finally {
+        sql.release();
       }
+      const code = (failure as { code?: string } | undefined)?.code ?? "";
+      if (!RETRY.has(code) || Date.now() > until) throw failure;
+      await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(100, 2 + 2 ** i)));
     }
   }
 

@@ -202,6 +202,56 @@ Deno.test("[store] 50 concurrent checked writes on one key: exactly one wins", a
   }).then((r) => assert.deepEqual(r, { absentWinners: 1, presentWinners: 1, wins: 2n }));
 });
 
+Deno.test("[store] PostgreSQL, one connection: a refused, a failed and a pipelined commit each end their transaction", async () => {
+  // BEGIN travels with the reads and COMMIT behind the write (pg_kv.ts transaction()): after
+  // every commit, whatever its end, the connection is back to idle, not inside a transaction
+  // (one left open would fold the next commit into it). A pool of one: always that connection.
+  const { url, drop } = await freshPgUrl();
+  const kv = await openPgKv(url, { poolSize: 1 });
+  const admin = postgres(url, { max: 1, onnotice: () => {}, fetch_types: false });
+  try {
+    const [{ pid }] = await (kv as unknown as { sql: postgres.Sql })
+      .sql<{ pid: number }[]>`SELECT pg_backend_pid() AS pid`;
+    const state = async () =>
+      (await admin<{ state: string }[]>`SELECT state FROM pg_stat_activity WHERE pid = ${pid}`)[0]
+        ?.state;
+    await kv.set(["text"], "not a number");
+    const first = await kv.get(["text"]);
+    await kv.set(["text"], "changed");
+    assert.equal(await state(), "idle");
+    // A failed check: nothing written, rolled back.
+    const stale = await kv.atomic().check(first).set(["text"], "stale").commit();
+    assert.equal(stale.ok, false);
+    assert.equal(await state(), "idle", "after a failed check");
+    // An error after the read (a sum on a string): refused, rolled back.
+    await assert.rejects(() => kv.atomic().sum(["text"], 1n).set(["other"], 1).commit());
+    assert.equal(await state(), "idle", "after a refused commit");
+    assert.equal((await kv.get(["other"])).value, null);
+    // 30 writes at once through the one connection, each checked against the key's absence:
+    // exactly one wins; then 20 checked increments one after another all commit.
+    const once = await Promise.all(
+      Array.from(
+        { length: 30 },
+        (_, i) =>
+          kv.atomic().check({ key: ["once"], versionstamp: null }).set(["once"], i).commit(),
+      ),
+    );
+    assert.equal(once.filter((r) => r.ok).length, 1);
+    for (let i = 0; i < 20; i++) {
+      const cur = await kv.get<number>(["n"]);
+      const r = await kv.atomic().check(cur).set(["n"], (cur.value ?? 0) + 1).commit();
+      assert.ok(r.ok, `increment ${i}`);
+    }
+    assert.equal((await kv.get(["n"])).value, 20);
+    assert.equal((await kv.get(["text"])).value, "changed");
+    assert.equal(await state(), "idle");
+  } finally {
+    await admin.end({ timeout: 5 });
+    await kv.close();
+    await drop();
+  }
+});
+
 Deno.test("[store] sums, min and max on U64 values, wrapping at 2^64", async () => {
   await agree(async (kv) => {
     const u = (k: string) => kv.get<Deno.KvU64>([k]).then((e) => e.value?.value);
