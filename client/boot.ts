@@ -22,30 +22,36 @@ function start(): void {
 }
 
 /**
- * PIN pad keys tapped on the static screen, kept until the app has taken it over, then tapped
- * again on the app's pad: a PIN typed on a slow phone before the app ran is not lost. App marks
- * the document `data-app="taken"` when its first render is in (from then on its controls
- * answer: nothing more is kept) and `"live"` once its effects ran. A key is known by its face
- * (digits, C, ⌫). Nothing is tapped once the app shows another screen than the static one.
+ * Buttons tapped on the static screen (PIN pad keys, Options, "send activation email"), kept
+ * until the app has taken it over, then tapped again on the app's own: a PIN typed on a slow
+ * phone before the app ran is not lost. App marks the document `data-app="taken"` when its first
+ * render is in (from then on its controls answer: nothing more is kept) and `"live"` once its
+ * effects ran. A button is known by its class, its parent's class and its place among its like
+ * (the same in both: the markup is the components' own). Nothing is tapped once the app shows
+ * another screen than the static one.
  */
 const marks = document.documentElement.dataset;
 const phaseOf = () => document.querySelector<HTMLElement>("#root > [data-phase]")?.dataset.phase;
 const first = phaseOf();
+const like = (cls: string, parent = "") =>
+  [...document.querySelectorAll<HTMLElement>("#root button")].filter((b) =>
+    b.className === cls && b.parentElement?.className === parent
+  );
 if (first) {
-  const keys: string[] = [];
+  const taps: [string, string, number][] = [];
   addEventListener("click", (e) => {
-    const key = (e.target as Element).closest?.(".pin-key")?.textContent;
-    if (key && !marks.app) keys.push(key);
+    const b = (e.target as Element).closest?.("button");
+    const parent = b?.parentElement?.className;
+    if (b && !marks.app) taps.push([b.className, parent!, like(b.className, parent).indexOf(b)]);
   }, true);
   new MutationObserver(async (_, seen) => {
     if (marks.app !== "live") return;
     seen.disconnect();
-    for (const key of keys) {
-      // One at a time: each key is rendered before the next reads the entry.
+    for (const [cls, parent, i] of taps) {
+      // One at a time: each tap is rendered before the next reads the entry.
       await new Promise((next) => setTimeout(next, 20));
       if (phaseOf() !== first) return;
-      [...document.querySelectorAll<HTMLElement>("#root .pin-key")]
-        .find((b) => b.textContent === key)?.click();
+      like(cls, parent)[i]?.click();
     }
   }).observe(document.documentElement, { attributeFilter: ["data-app"] });
 }

@@ -43,7 +43,7 @@ export function App() {
   const p = phase.value;
   // The static first screen (index.html) is taken over: from now on its controls answer
   // ("taken", before any event can come) and every effect has run ("live"). Until then
-  // client/boot.ts keeps the PIN pad keys tapped, and taps them again once live; the browser
+  // client/boot.ts keeps the buttons tapped, and taps them again once live; the browser
   // tests wait for "live" after every load.
   useLayoutEffect(() => {
     document.documentElement.dataset.app = "taken";
