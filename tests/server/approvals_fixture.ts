@@ -4,13 +4,14 @@
  */
 import assert from "node:assert/strict";
 import type { ApprovalRequest, ApprovalRow, Vote } from "../../client/shared/contract/approvals.ts";
-import type { Comment, ExpenseRequest } from "../../client/shared/contract/requests.ts";
+import type { Comment } from "../../client/shared/contract/requests.ts";
 import { DEMO, type TestApi } from "../helpers.ts";
 import { assertOk, type Headers, login, loginFrench, type Res } from "./api.ts";
+import { byName, create as createRequest, DIRECTOR, post as postE } from "./requests_fixture.ts";
 
-export const E = "/scmapi/expense";
+// The request side is the request suites' (requests_fixture.ts): calls, entity, names.
+export { byName, DIRECTOR, E, entity, get as getE, post as postE } from "./requests_fixture.ts";
 export const A = "/scmapi/approval";
-export const DIRECTOR = "director@demo.example";
 
 export const MSG = {
   decided: "This approval request has already been decided",
@@ -29,10 +30,6 @@ export async function everyone(api: TestApi) {
   };
 }
 
-export const getE = (api: TestApi, h: Headers, path: string) =>
-  api.call("GET", `${E}/${path}`, { headers: h });
-export const postE = (api: TestApi, h: Headers, path: string, body: unknown) =>
-  api.call("POST", `${E}/${path}`, { body, headers: h });
 export const getA = (api: TestApi, h: Headers, path: string) =>
   api.call("GET", `${A}/${path}`, { headers: h });
 export const postA = (api: TestApi, h: Headers, path: string, body: unknown) =>
@@ -57,19 +54,9 @@ export const EQUIPMENT = {
   projectOid: "prj-cloud",
 };
 
-export async function create(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
-  const r = await postE(api, h, "pwaexpenserequestcreate", {
-    expenseRequest: { ...TRAVEL, ...body },
-  });
-  assertOk(r);
-  return r.json.expenseRequest as ExpenseRequest;
-}
-
-export async function entity(api: TestApi, h: Headers, oid: string): Promise<ExpenseRequest> {
-  const r = await getE(api, h, `pwaexpenseentity?record=${oid}`);
-  assertOk(r);
-  return r.json.expenseRequest as ExpenseRequest;
-}
+/** A TRAVEL request of this fixture (300: two levels), created by `h`. */
+export const create = (api: TestApi, h: Headers, body: Record<string, unknown> = {}) =>
+  createRequest(api, h, { ...TRAVEL, ...body });
 
 /** Creates and submits a request; the request and the oid of its approval. */
 export async function submitted(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
@@ -150,8 +137,6 @@ export const NO_FLAGS = {
   canReview: false,
   isDelegated: false,
 };
-export const byName = (a: { fname: string; lname: string }, b: { fname: string; lname: string }) =>
-  `${a.fname} ${a.lname}`.localeCompare(`${b.fname} ${b.lname}`);
 export const people = (xs: { fname: string; lname: string }[]) => [...xs].sort(byName);
 
 export const ADAM = { fname: "Adam", lname: "Fischer" };
