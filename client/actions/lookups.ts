@@ -18,16 +18,20 @@ import { messageOf } from "./messages.ts";
 
 // The request forms' lookups (spec §2 field selector), each through the encrypted cache.
 
-/** One lookup through the cache (spec §1: shown from the cache, then refreshed). */
+/**
+ * One lookup through the cache (spec §1: shown from the cache, then refreshed). `networkFirst`
+ * after a write whose result is on screen already: the older cached copy is not shown first.
+ */
 export async function lookup<S extends z.ZodMiniType>(
   store: CachedStore,
   key: string,
   schema: S,
   fetch: () => Promise<z.infer<S>>,
   show: (data: z.infer<S>) => void,
+  networkFirst = false,
 ): Promise<void> {
   try {
-    await cacheFirst({ store, key, schema, fetch, show });
+    await cacheFirst({ store, key, schema, fetch, show, networkFirst });
   } catch (err) {
     pushBanner(messageOf(err));
   }

@@ -30,8 +30,12 @@ import { listsChanged } from "./lists.ts";
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
 // and Upload; §7 pwaexpensereceipts, pwasaveReceiptNote, pwaauploaddocument, pwadeletedocument).
 
-/** spec §7 pwaexpensereceipts, cache first (the list, not the files). */
-export async function loadReceipts(txOid: string): Promise<void> {
+/**
+ * spec §7 pwaexpensereceipts, cache first (the list, not the files). After a write
+ * (`afterWrite`: attach, remove, note) the list on screen is newer than the cached one: only
+ * the server's answer replaces it (a removed receipt never shows again meanwhile).
+ */
+export async function loadReceipts(txOid: string, afterWrite = false): Promise<void> {
   await lookup(
     "lists",
     `txreceipts:${txOid}`,
@@ -40,6 +44,7 @@ export async function loadReceipts(txOid: string): Promise<void> {
     (d) => {
       if (txDetail.value?.oid === txOid) txReceipts.value = { txOid, receipts: d.receipts };
     },
+    afterWrite,
   );
 }
 
@@ -88,7 +93,7 @@ onReplayed("receipt", async (w, answer) => {
   if (r) applyUpload(w.target, r);
   else {
     await reloadTransaction(w.target);
-    if (txDetail.value?.oid === w.target) await loadReceipts(w.target);
+    if (txDetail.value?.oid === w.target) await loadReceipts(w.target, true);
   }
   await listsChanged();
 });
@@ -132,7 +137,7 @@ export async function attachReceipt(file: File, prepared?: Prepared): Promise<bo
       setTimeout(() => (receiptUpload.value = null), 600);
     }
   });
-  await Promise.all([loadReceipts(txOid), listsChanged()]);
+  await Promise.all([loadReceipts(txOid, true), listsChanged()]);
   return done === true;
 }
 
@@ -160,7 +165,7 @@ export function removeReceipt(receipt: Receipt): void {
           pushBanner(messageOf(err));
         }
       });
-      await Promise.all([loadReceipts(txOid), listsChanged(), reloadTransaction(txOid)]);
+      await Promise.all([loadReceipts(txOid, true), listsChanged(), reloadTransaction(txOid)]);
     },
   });
 }
@@ -228,7 +233,7 @@ export async function saveNote(): Promise<void> {
   noteDraft.value = null;
   closeSheet();
   showNotice(t("receipts.noteSaved"));
-  await loadReceipts(txOid);
+  await loadReceipts(txOid, true);
 }
 
 // ---- The files themselves (memory only: object URLs, never written to disk in clear) ----

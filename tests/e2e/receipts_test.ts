@@ -9,7 +9,7 @@
  * the document panel uploads with its bar and opens a closable tab.
  */
 import assert from "node:assert/strict";
-import type { Page } from "puppeteer-core";
+import type { HTTPRequest, Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
 import {
   closeAll,
@@ -177,14 +177,28 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Save note");
           await waitInTopPanel(p, "Dinner with the client, 2 people");
 
-          // Remove the PNG receipt (confirm).
+          // Remove the PNG receipt (confirm). The server's new list comes late here (held
+          // back): meanwhile the removed receipt must not come back from the older cached list.
+          const listed = () =>
+            p.$eval(".side-panel.open .receipt-list", (e) => (e as HTMLElement).innerText);
+          await p.setRequestInterception(true);
+          const late: HTTPRequest[] = [];
+          const holdList = (r: HTTPRequest) =>
+            r.url().includes("/pwaexpensereceipts?") ? late.push(r) : r.continue();
+          p.on("request", holdList);
           await inTopPanel(p, "Remove receipt receipt.png");
           await p.locator(".confirm ::-p-aria(Remove)").click();
           await waitInTopPanel(p, "Receipts (1)");
-          assert.ok(
-            !(await p.$eval(".side-panel.open .receipt-list", (e) => (e as HTMLElement).innerText))
-              .includes("receipt.png"),
-          );
+          for (let i = 0; i < 100 && late.length === 0; i++) {
+            await new Promise((r) => setTimeout(r, 50));
+          }
+          assert.equal(late.length, 1, "the receipts were asked for again");
+          await new Promise((r) => setTimeout(r, 300)); // a cached copy would be on screen by now
+          assert.ok(!(await listed()).includes("receipt.png"), await listed());
+          p.off("request", holdList);
+          for (const r of late) await r.continue();
+          await p.setRequestInterception(false);
+          assert.ok(!(await listed()).includes("receipt.png"), await listed());
 
           // The document panel: Upload disabled until chosen, the bar, then a closable tab.
           // It lists the receipts' files too (pwaexpensereceiptdocuments).
