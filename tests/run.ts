@@ -149,6 +149,11 @@ for (const [i, part] of parts.entries()) {
   }).output();
   const c = countJunit(await Deno.readTextFile(junit).catch(() => ""));
   if (!ok.success && c.failed === 0) c.failed = 1;
+  if (c.names.length < c.failed) {
+    c.names.push(
+      `exit code ${ok.code}, a failure outside the tests' report (see the output above)`,
+    );
+  }
   const secs = ((performance.now() - started) / 1000).toFixed(0);
   console.log(`=== ${part.name}: ${c.passed} passed, ${c.failed} failed in ${secs} s`);
   passed += c.passed;
