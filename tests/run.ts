@@ -138,6 +138,8 @@ let passed = 0, failed = 0;
 const failures: string[] = [];
 for (const [i, part] of parts.entries()) {
   const junit = `${root}.test-results/junit-${i}.xml`;
+  // A report left by an earlier run must not be read as this one's.
+  await Deno.remove(junit).catch(() => {});
   const started = performance.now();
   console.log(`\n=== ${part.name}`);
   const ok = await new Deno.Command(part.deno, {
