@@ -21,6 +21,12 @@ type Mutation =
   | { type: "delete"; key: Deno.KvKey }
   | { type: "sum" | "min" | "max"; key: Deno.KvKey; value: Deno.KvU64 };
 
+/** A promise whose rejection is handled later (by whoever awaits it), never "unhandled". */
+export function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
+}
+
 /** A transaction of PgKv.transaction: its connection, its BEGIN, and COMMIT sent on demand. */
 export interface PgTxn {
   sql: postgres.ReservedSql;
@@ -158,15 +164,14 @@ async function commit(
     const table = tx(TABLE);
     // Point lookups through the key index: SSI then locks only these keys' index ranges. BEGIN,
     // this setting and the read go out together (postgres.js pipelines them): one round trip.
-    const local = tx`SET LOCAL enable_seqscan = off`.execute();
-    const read = reads.length === 0 ? Promise.resolve([]) : tx<(Row & { h: string })[]>`
+    // Each awaited below: BEGIN's and the setting's failures are the commit's.
+    const local = quiet(tx`SET LOCAL enable_seqscan = off`.execute());
+    const read = reads.length === 0 ? Promise.resolve([]) : quiet(tx<(Row & { h: string })[]>`
       SELECT encode(k, 'hex') AS h, v, enc, vs FROM ${table}
       WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
       list(reads)
     }, ',')::text[]) AS x)
-        AND ${tx.unsafe(NOT_EXPIRED)}`.execute();
-    local.catch(() => {}); // awaited below: BEGIN's and the setting's failures are the commit's
-    read.catch(() => {});
+        AND ${tx.unsafe(NOT_EXPIRED)}`.execute());
     await begun;
     await local;
     const rows = await read;
@@ -206,7 +211,7 @@ async function commit(
     const dels = [...last].filter(([, v]) => !v).map(([h]) => h);
     // One statement for the versionstamp, the sets and the deletes, with COMMIT right behind
     // it: one round trip.
-    const write = tx<{ n: string }[]>`
+    const write = quiet(tx<{ n: string }[]>`
       WITH n AS MATERIALIZED (SELECT nextval('qcard_kv_versionstamp') AS n),
       ins AS (
         INSERT INTO ${table} (k, v, enc, vs, expires_at)
@@ -226,9 +231,8 @@ async function commit(
       list(dels)
     }, ',')::text[]) AS x)
         RETURNING 1)
-      SELECT n FROM n`.execute();
-    write.catch(() => {}); // awaited below, after COMMIT is on its way
-    const committed = commit();
+      SELECT n FROM n`.execute());
+    const committed = commit(); // right behind the write, before its answer
     const [{ n }] = await write;
     await committed;
     return { ok: true, versionstamp: stamp(n) } as Deno.KvCommitResult;

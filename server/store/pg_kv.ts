@@ -9,7 +9,7 @@
 import postgres from "postgres";
 import { base64url, decodeKey, encodeKey, fromBase64url, hex, withByte } from "./pg_keys.ts";
 import { migrate, TABLE } from "./pg_schema.ts";
-import { entry, list, NOT_EXPIRED, PgAtomic, type PgTxn, type Row } from "./pg_atomic.ts";
+import { entry, list, NOT_EXPIRED, PgAtomic, type PgTxn, quiet, type Row } from "./pg_atomic.ts";
 
 /** SQLSTATEs after which the whole transaction is simply tried again. */
 const RETRY = new Set(["40001", "40P01", "23505"]);
@@ -17,12 +17,6 @@ const RETRY = new Set(["40001", "40P01", "23505"]);
 const RETRY_MS = 30_000;
 /** Expired rows are invisible at once and deleted at most this often (by any write). */
 const SWEEP_MS = 60_000;
-
-/** A promise whose rejection is handled later (by whoever awaits it), never "unhandled". */
-function quiet<T>(p: Promise<T>): Promise<T> {
-  p.catch(() => {});
-  return p;
-}
 
 export interface PgKvOptions {
   /** Connections at most (PG_POOL_SIZE). */
