@@ -158,8 +158,9 @@ export async function start(flavour: Flavour): Promise<Env> {
       contexts.push(ctx);
       const page = await ctx.newPage();
       // The first screen is painted from static markup before the app's code runs
-      // (client/boot.ts): a tap then would be lost. After loading the app (with JavaScript on),
-      // wait until it has taken that screen over (App.tsx marks the document).
+      // (client/boot.ts): a tap then is kept and replayed, but typed keys and the app's own
+      // listeners wait for its effects. After loading the app (with JavaScript on), wait until
+      // it has taken that screen over and run them (App.tsx marks the document "live").
       const live = async () => {
         const at = new URL(page.url());
         if (!page.isJavaScriptEnabled() || at.origin !== url || at.pathname !== "/") return;
