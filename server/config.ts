@@ -25,7 +25,12 @@ export const ConfigSchema = z.object({
   /** Connections to PostgreSQL at most, per process. */
   PG_POOL_SIZE: z.coerce.number().int().min(1).max(1000).default(10),
   STATIC_DIR: z.string().default("./dist/preact"),
-  PUBLIC_URL: z.url().default("http://localhost:8000"),
+  /**
+   * The address people open (emails link to it; passkeys are bound to its origin). Unset:
+   * `http://localhost:PORT` (8000 when PORT is 0), so a development server on another port
+   * still matches what the browser shows.
+   */
+  PUBLIC_URL: z.url().optional(),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),
   MAIL_FROM: z.string().default("QCard <no-reply@qcard.example>"),
   SMTP_HOST: z.string().optional(),
@@ -305,7 +310,10 @@ function vapidIssues(c: {
   return out;
 }
 
-export type Config = Omit<z.infer<typeof ConfigSchema>, "DEMO_ORG"> & { DEMO_ORG: boolean };
+export type Config = Omit<z.infer<typeof ConfigSchema>, "DEMO_ORG" | "PUBLIC_URL"> & {
+  DEMO_ORG: boolean;
+  PUBLIC_URL: string;
+};
 
 /** Parses config from an env record; throws an Error naming every bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
@@ -319,7 +327,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     const lines = r.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
-  return { ...r.data, DEMO_ORG: r.data.DEMO_ORG ?? r.data.APP_ENV !== "production" };
+  return {
+    ...r.data,
+    PUBLIC_URL: r.data.PUBLIC_URL ?? `http://localhost:${r.data.PORT || 8000}`,
+    DEMO_ORG: r.data.DEMO_ORG ?? r.data.APP_ENV !== "production",
+  };
 }
 
 /** A PostgreSQL store URL (postgres:// or postgresql://). */
