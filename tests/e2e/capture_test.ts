@@ -5,7 +5,8 @@
  * notification's "Add receipt" → PIN → the transaction with "Take photo" focused → a
  * 4000×3000 JPEG chosen → Enhance on → sent, the marker and the block gone. And offline: two
  * photos become one receipt (a PDF made on the device), kept in the encrypted offline queue,
- * the transaction marked "receipt pending upload", sent once back online.
+ * the transaction marked "receipt pending upload", sent once back online. Every IndexedDB write
+ * of both is checked as it was made (at_rest.ts): nothing of the photos or their names in clear.
  */
 import assert from "node:assert/strict";
 import type { BrowserContext, Page, WebWorker } from "puppeteer-core";
@@ -20,6 +21,7 @@ import {
   waitText,
 } from "./harness.ts";
 import { closeAll, fileInput, inTopPanel, mainTab, opts, waitInTopPanel } from "./panels.ts";
+import { AtRestWatch } from "./at_rest.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 import { noticesFor } from "../../server/push/notify.ts";
@@ -161,8 +163,12 @@ for (const flavour of FLAVOURS) {
       const env = await start(flavour);
       const dir = await Deno.makeTempDir({ prefix: "qcard-capture-" });
       let page: Page | null = null;
+      // Every IndexedDB write of both windows, checked at the end (at_rest.ts).
+      const rest = new AtRestWatch();
       try {
-        page = await activate(env, EMPLOYEE);
+        page = await env.newPage();
+        await rest.watch(page);
+        await activate(env, EMPLOYEE, PIN, page);
         const first = page;
         const ctx = first.browserContext();
         await ctx.overridePermissions(env.url, ["notifications"]);
@@ -200,6 +206,7 @@ for (const flavour of FLAVOURS) {
           approved: true,
         });
         const sw = await serviceWorker(env, ctx);
+        await rest.settle(first);
         await first.close();
         page = null;
         await until("the closed window to leave", async () => (await sw.windows()) === 0);
@@ -215,6 +222,7 @@ for (const flavour of FLAVOURS) {
 
         page = await ctx.newPage();
         const p = page;
+        await rest.watch(p);
         await p.setViewport({ width: 360, height: 640, isMobile: true, hasTouch: true });
         await dumpOnFailure(p, async () => {
           await p.goto(link);
@@ -253,6 +261,8 @@ for (const flavour of FLAVOURS) {
           // The reminder for it is cancelled: nothing due, nothing pushed or mailed.
           assert.equal(await reminder(), null);
           assert.deepEqual(await runReminders(env.deps), { pushed: 0, mailed: 0 });
+          // Neither the photo nor its name was ever stored in clear.
+          await rest.check(p, PIN);
         });
       } finally {
         await env.close();
@@ -269,8 +279,12 @@ for (const flavour of FLAVOURS) {
       const env = await start(flavour);
       const dir = await Deno.makeTempDir({ prefix: "qcard-capture-" });
       let page: Page | null = null;
+      // Every IndexedDB write from the first document on, checked (at_rest.ts).
+      const rest = new AtRestWatch();
       try {
-        page = await activate(env, EMPLOYEE);
+        page = await env.newPage();
+        await rest.watch(page);
+        await activate(env, EMPLOYEE, PIN, page);
         const p = page;
         await dumpOnFailure(p, async () => {
           await waitText(p, "No requests here");
@@ -317,24 +331,18 @@ for (const flavour of FLAVOURS) {
             document.querySelector(".tx-row .pending-marker")?.textContent ===
               "Receipt pending upload"
           );
-          // Nothing reached the server, and no PDF or JPEG lies in clear in IndexedDB.
+          // Nothing reached the server, and nothing lay in clear in IndexedDB at any write: every
+          // record is a blob that opens under the device's key, with no name in clear. Opened,
+          // the queue holds the write (its name) and its file: the PDF.
           assert.deepEqual(await receiptsOf(env, b.transactionOid), []);
-          const stored = await p.evaluate(async () => {
-            const db = await new Promise<IDBDatabase>((res, rej) => {
-              const r = indexedDB.open("QCDB");
-              r.onsuccess = () => res(r.result);
-              r.onerror = () => rej(r.error);
-            });
-            const all = await new Promise<{ key: string }[]>((res, rej) => {
-              const r = db.transaction("lists").objectStore("lists").getAll();
-              r.onsuccess = () => res(r.result);
-              r.onerror = () => rej(r.error);
-            });
-            db.close();
-            return all.filter((x) => x.key.startsWith("outq")).map((x) => JSON.stringify(x));
-          });
-          assert.equal(stored.length, 2, "the write and its file");
-          for (const s of stored) assert.doesNotMatch(s, /%PDF|JFIF|receipt-/);
+          const queued = (await rest.check(p, PIN)).filter((o) => o.key.startsWith("outq"));
+          assert.equal(queued.length, 2, "the write and its file");
+          const [write, file] = ["outq:", "outqf:"].map((k) =>
+            queued.find((o) => o.key.startsWith(k))?.value as Record<string, unknown>
+          );
+          assert.match(String(write?.label), /^receipt-.*\.pdf$/);
+          assert.equal(file?.type, "application/pdf");
+          assert.match(String(file?.file), /^JVBERi0/, "the file sealed is the PDF (%PDF-)");
 
           await p.setOfflineMode(false);
           await p.waitForFunction(() => !document.querySelector(".tx-row .pending-marker"));
@@ -347,6 +355,9 @@ for (const flavour of FLAVOURS) {
           const text = new TextDecoder("latin1").decode(r.bytes);
           assert.equal(text.match(/\/Type \/Page /g)?.length, 2);
           assert.equal(text.match(/\/Filter \/DCTDecode/g)?.length, 2);
+          // Sent: the queue is empty, and what the replay wrote was sealed too.
+          const left = (await rest.check(p, PIN)).filter((o) => o.key.startsWith("outq"));
+          assert.deepEqual(left, []);
         });
       } finally {
         await env.close();

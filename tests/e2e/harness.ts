@@ -305,9 +305,17 @@ export async function definePin(page: Page, pin: string): Promise<void> {
   await click(page, "Save");
 }
 
-/** Activates a user on a fresh page up to the main screen; returns the page. */
-export async function activate(env: Env, email: string, pin = "135790"): Promise<Page> {
-  const page = await env.newPage();
+/**
+ * Activates a user on a fresh page (or on `page`, new and not yet navigated) up to the main
+ * screen; returns the page.
+ */
+export async function activate(
+  env: Env,
+  email: string,
+  pin = "135790",
+  page?: Page,
+): Promise<Page> {
+  page ??= await env.newPage();
   await page.goto(env.url);
   await waitText(page, "Enter the 5-digit code");
   await tapDigits(page, await env.latestCode(email));
