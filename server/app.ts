@@ -152,6 +152,8 @@ export function createApp(
   app.notFound((c) => c.json({ error: "not_found", message: "Not found" }, 404));
   app.onError((err, c) => {
     if (err instanceof HttpError) {
+      c.set("errorCode", err.code);
+      c.set("errorMessage", err.message);
       return c.json({ error: err.code, message: err.message, ...err.extra }, err.status);
     }
     // The issuer's refusals (server/issuer/): its messages never carry card data.

@@ -1,5 +1,10 @@
 import * as z from "zod";
 import { LOG_LEVELS } from "./log.ts";
+import {
+  COSE_ALGORITHMS,
+  type CoseAlgorithmName,
+  DEFAULT_PASSKEY_ALGORITHMS,
+} from "../client/shared/webauthn_limits.ts";
 import { KNOWN_PUSH_HOSTS, pushHostIssue, pushHostList } from "./push/subscription.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
@@ -31,6 +36,26 @@ export const ConfigSchema = z.object({
    * still matches what the browser shows.
    */
   PUBLIC_URL: z.url().optional(),
+  /**
+   * Signature algorithms offered to passkeys, most preferred first (names of
+   * client/shared/webauthn_limits.ts). ML-DSA ones are dropped where the runtime cannot
+   * verify them (Deno Deploy's 2.5.0).
+   */
+  PASSKEY_ALGORITHMS: z.string().default(DEFAULT_PASSKEY_ALGORITHMS.join(",")).transform(
+    (s, ctx) => {
+      const names = s.split(",").map((a) => a.trim()).filter(Boolean);
+      for (const n of names) {
+        if (!(n in COSE_ALGORITHMS)) {
+          ctx.addIssue({
+            code: "custom",
+            message: `unknown algorithm ${n}: one of ${Object.keys(COSE_ALGORITHMS).join(", ")}`,
+          });
+        }
+      }
+      if (!names.length) ctx.addIssue({ code: "custom", message: "at least one algorithm" });
+      return names as CoseAlgorithmName[];
+    },
+  ),
   MAIL_TRANSPORT: z.enum(["outbox", "smtp"]).default("outbox"),
   MAIL_FROM: z.string().default("QCard <no-reply@qcard.example>"),
   SMTP_HOST: z.string().optional(),

@@ -41,8 +41,13 @@ export interface AppEnv {
   Variables: {
     auth: AuthContext;
     deviceId: string;
+    /** The upload's body, read once by the idempotency middleware for its handler. */
+    uploadBody?: Uint8Array<ArrayBuffer>;
     deps: Deps;
     /** CSP hashes of the inline styles of the page answered (server/routes/static.ts). */
     styleHashes?: string[];
+    /** The `error` code of a refusal (4xx) answered by onError, for the request log line. */
+    errorCode?: string;
+    errorMessage?: string;
   };
 }

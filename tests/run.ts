@@ -19,22 +19,32 @@ async function exists(p: string): Promise<boolean> {
   }
 }
 
-/** CHROME_PATH, then /usr/bin/chromium, else apt-get install it where we are root on Debian. */
+/**
+ * Debian's chromium, installed or brought up to the current version where we are root with
+ * apt-get (the browser people have: tests that pass only on an old one hide a broken product).
+ * The package lists are refreshed when older than six hours. A failure (no network) leaves
+ * what is installed.
+ */
+async function currentDebianChromium(): Promise<void> {
+  if (Deno.uid?.() !== 0 || !(await exists("/usr/bin/apt-get"))) return;
+  const env = { DEBIAN_FRONTEND: "noninteractive" };
+  const apt = (args: string[]) =>
+    new Deno.Command("apt-get", { args, env, stdout: "null", stderr: "inherit" }).output();
+  const lists = await Deno.stat("/var/lib/apt/lists").catch(() => null);
+  const age = Date.now() - (lists?.mtime?.getTime() ?? 0);
+  console.log("Chromium: installing or upgrading Debian's chromium package…");
+  if (age > 6 * 3600_000) await apt(["update", "-qq"]);
+  const r = await apt(["install", "-y", "-qq", "chromium"]);
+  if (!r.success) console.log("Chromium: apt-get could not install or upgrade it");
+}
+
+/** CHROME_PATH, else Debian's chromium, kept current (above). */
 async function findChromium(): Promise<string> {
   const fromEnv = Deno.env.get("CHROME_PATH");
   if (fromEnv && await exists(fromEnv)) return fromEnv;
+  await currentDebianChromium();
   for (const p of ["/usr/bin/chromium", "/usr/bin/chromium-browser"]) {
     if (await exists(p)) return p;
-  }
-  const isRoot = Deno.uid?.() === 0;
-  if (isRoot && await exists("/usr/bin/apt-get")) {
-    console.log("Chromium not found: installing Debian's chromium package…");
-    const env = { DEBIAN_FRONTEND: "noninteractive" };
-    const apt = (args: string[]) =>
-      new Deno.Command("apt-get", { args, env, stdout: "inherit", stderr: "inherit" }).output();
-    await apt(["update", "-qq"]);
-    await apt(["install", "-y", "-qq", "chromium"]);
-    if (await exists("/usr/bin/chromium")) return "/usr/bin/chromium";
   }
   console.error(
     "Browser tests need Chromium. Install the Debian package `chromium` " +
@@ -43,8 +53,16 @@ async function findChromium(): Promise<string> {
   Deno.exit(2);
 }
 
+/** What the browser says of its version ("Chromium 156.0.8078.108 built on Debian…"). */
+async function chromiumVersion(path: string): Promise<string> {
+  const out = await new Deno.Command(path, { args: ["--version"], stdout: "piped", stderr: "null" })
+    .output().catch(() => null);
+  return out ? new TextDecoder().decode(out.stdout).trim() : "(version unknown)";
+}
+
 const chrome = await findChromium();
-console.log(`Chromium: ${chrome}`);
+const version = await chromiumVersion(chrome);
+console.log(`Chromium: ${chrome}: ${version}`);
 
 for (const flavour of ["preact", "react"] as const) {
   const r = await build({ flavour, outDir: `${root}dist/${flavour}` });
@@ -157,7 +175,8 @@ for (const [i, part] of parts.entries()) {
     );
   }
   const secs = ((performance.now() - started) / 1000).toFixed(0);
-  console.log(`=== ${part.name}: ${c.passed} passed, ${c.failed} failed in ${secs} s`);
+  const browser = part.args.some((a) => a.startsWith("tests/e2e")) ? ` (browser: ${version})` : "";
+  console.log(`=== ${part.name}: ${c.passed} passed, ${c.failed} failed in ${secs} s${browser}`);
   passed += c.passed;
   failed += c.failed;
   failures.push(...c.names.map((n) => `${part.name.split(" (")[0]}: ${n}`));

@@ -62,12 +62,38 @@ let triedThisStart = false;
 let controller: AbortController | null = null;
 
 /**
+ * Remembered (durably) when a passkey unlock failed: the next starts do not open the prompt by
+ * themselves, each spending an attempt, until the passkey works again from its button.
+ */
+const FAILED = "qc_passkey_failed";
+
+function lastFailed(): boolean {
+  try {
+    return localStorage.getItem(FAILED) === "1";
+  } catch {
+    return false;
+  }
+}
+
+function markFailed(failed: boolean): void {
+  try {
+    if (failed) localStorage.setItem(FAILED, "1");
+    else localStorage.removeItem(FAILED);
+  } catch { /* storage disabled: the prompt may open by itself again */ }
+}
+
+/**
  * On the unlock screen with a passkey: the prompt opens by itself once per start of the app
- * (not again after a failure, a lock or a cancel: the PIN pad is there).
+ * (not again after a failure, a lock or a cancel: the PIN pad is there), and not at all after
+ * the last passkey unlock failed: the PIN pad says so, and the button tries it again.
  */
 export async function passkeyOnStart(): Promise<void> {
   if (triedThisStart) return;
   triedThisStart = true;
+  if (lastFailed()) {
+    if (!padMessage.value) padMessage.value = t("passkey.lastFailed");
+    return;
+  }
   await unlockByPasskey();
 }
 
@@ -93,7 +119,14 @@ export function usePinInstead(): void {
 /** Remembered when an authenticator gave no PRF output: the switch is not offered again. */
 const NO_PRF = "qc_passkey_noprf";
 
-export type EnableResult = "on" | "no_prf" | "cancelled" | "locked" | "failed";
+export type EnableResult =
+  | "on"
+  | "no_prf"
+  | "cancelled"
+  | "locked"
+  | "failed"
+  /** This page's origin is not the one passkeys are bound to (the server's PUBLIC_URL). */
+  | { wrongOrigin: string };
 
 /** Whether passkey unlock is on for this device (a wrapper is stored). */
 export async function passkeyEnabled(): Promise<boolean> {
@@ -155,6 +188,10 @@ export async function enablePasskey(): Promise<EnableResult> {
       err instanceof DOMException && (err.name === "NotAllowedError" || err.name === "AbortError")
     ) {
       return "cancelled";
+    }
+    if (err instanceof ApiError && err.code === "origin_mismatch") {
+      const expected = err.body.expected;
+      return { wrongOrigin: typeof expected === "string" ? expected : "" };
     }
     return "failed";
   }
@@ -223,7 +260,26 @@ export async function unlockWithPasskey(signal: AbortSignal): Promise<void> {
   await busy(() => finish(options !== null, cred, wrap));
 }
 
-const passkeyFailed = (count: number) => t("passkey.attemptsLeft", { count });
+const passkeyFailed = (count: number) => {
+  markFailed(true);
+  return t("passkey.attemptsLeft", { count });
+};
+
+/**
+ * The server did not evaluate the assertion: a stale prompt (its one-time challenge already
+ * answered or expired), a body it refused as malformed, or a server fault. Not an attempt: the
+ * count stays, the PIN pad says so, and a malformed one is logged for whoever looks.
+ */
+function notEvaluated(err: ApiError): void {
+  markFailed(true);
+  if (err.status === 400) console.warn(`passkey unlock refused: ${err.code}: ${err.message}`);
+  padMessage.value = t("passkey.notCounted");
+}
+
+/** Answers the server gives without evaluating (or counting) the assertion. */
+const notCounted = (err: unknown): err is ApiError =>
+  err instanceof ApiError &&
+  (err.status === 400 || err.status >= 500 || err.code === "stale_challenge");
 
 async function finish(
   online: boolean,
@@ -259,10 +315,14 @@ async function finish(
       if (err instanceof ApiError && err.code === "unregistered") {
         return await wipeAndRestart(t(opened ? "pin.unregistered" : "pin.wiped"));
       }
-      if (!(err instanceof NetworkError) || !opened) return await failedUnlock(passkeyFailed);
+      if (notCounted(err) && !(opened && err.status >= 500)) return notEvaluated(err);
+      if (!(err instanceof NetworkError || notCounted(err)) || !opened) {
+        return await failedUnlock(passkeyFailed);
+      }
     }
   }
   if (!opened || !token || !key) return await failedUnlock(passkeyFailed);
+  markFailed(false);
   resetPinFailures();
   adoptSession(token, key, { key: opened.kek, wrap });
   padMessage.value = null;

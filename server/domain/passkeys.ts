@@ -27,6 +27,7 @@ import { badRequest, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Device } from "../store/devices.ts";
 import { countedAttempt } from "./pin_check.ts";
 import { base64url } from "./secrets.ts";
+import { COSE_ALGORITHMS, type CoseAlgorithmName } from "../../client/shared/webauthn_limits.ts";
 
 /** How long a challenge is honoured: the browser's own timeout plus a margin. */
 export const CHALLENGE_TTL_MS = 2 * 60_000;
@@ -40,6 +41,60 @@ export function relyingParty(deps: Deps): { origin: string; rpID: string } {
 }
 
 const retry = () => new HttpError(409, "conflict", "The record changed meanwhile, please retry");
+
+const verifiable = new Map<string, Promise<boolean>>();
+/** Whether this runtime's WebCrypto verifies `name` (ML-DSA needs Deno ≥ 2.6; Deploy runs 2.5). */
+function runtimeVerifies(name: CoseAlgorithmName): Promise<boolean> {
+  if (!name.startsWith("ML-DSA")) return Promise.resolve(true);
+  let p = verifiable.get(name);
+  if (!p) {
+    p = crypto.subtle.generateKey({ name } as Algorithm, false, ["sign", "verify"])
+      .then(() => true, () => false);
+    verifiable.set(name, p);
+  }
+  return p;
+}
+
+/**
+ * The COSE ids offered to a new passkey, most preferred first: PASSKEY_ALGORITHMS, less what
+ * this runtime cannot verify. Only algorithms with a bound in client/shared/webauthn_limits.ts
+ * (and a test of the whole path, tests/server/passkey_algorithms_test.ts) can be named.
+ */
+export async function offeredAlgorithms(deps: Deps): Promise<number[]> {
+  const out: number[] = [];
+  for (const name of deps.config.PASSKEY_ALGORITHMS) {
+    if (await runtimeVerifies(name)) out.push(COSE_ALGORITHMS[name].id);
+  }
+  return out;
+}
+
+/** A string field (origin, challenge) of a response's clientDataJSON; null when unreadable. */
+function clientData(clientDataJSON: string, field: "origin" | "challenge"): string | null {
+  try {
+    const o = JSON.parse(new TextDecoder().decode(fromBase64url(clientDataJSON)))?.[field];
+    return typeof o === "string" ? o : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A page opened at another origin than PUBLIC_URL's can never use the passkey it makes: a
+ * set-up fault, named (in the answer and, through its code, in the request log) instead of
+ * being a "try again".
+ */
+function checkOrigin(deps: Deps, clientDataJSON: string): void {
+  const { origin } = relyingParty(deps);
+  const seen = clientData(clientDataJSON, "origin");
+  if (seen !== null && seen !== origin) {
+    throw badRequest(
+      "origin_mismatch",
+      `This page is open at ${seen}, but passkeys are bound to ${origin} (PUBLIC_URL): open ` +
+        `QCard at ${origin}, or set PUBLIC_URL to ${seen}`,
+      { expected: origin, seen },
+    );
+  }
+}
 
 /** Registration options for `device` (bearer-authenticated), with a new one-time challenge. */
 export async function registrationOptions(
@@ -64,6 +119,7 @@ export async function registrationOptions(
     attestationType: "none",
     authenticatorSelection: { residentKey: "preferred", userVerification: "required" },
     timeout: PROMPT_TIMEOUT_MS,
+    supportedAlgorithmIDs: await offeredAlgorithms(deps),
   });
   await deps.store.challenges.issue(
     device.deviceId,
@@ -84,6 +140,7 @@ export async function register(
   const { store } = deps;
   const challenge = await store.challenges.take(deviceId, "register", deps.now());
   if (!challenge) throw badRequest("invalid_passkey", "No registration is under way: start again");
+  checkOrigin(deps, response.response.clientDataJSON);
   const { origin, rpID } = relyingParty(deps);
   let info;
   try {
@@ -93,6 +150,7 @@ export async function register(
       expectedOrigin: origin,
       expectedRPID: rpID,
       requireUserVerification: true,
+      supportedAlgorithmIDs: await offeredAlgorithms(deps),
     });
     if (!v.verified) throw new Error("not verified");
     info = v.registrationInfo;
@@ -159,10 +217,16 @@ export async function unlockOptions(
 }
 
 /**
- * A passkey unlock: counted first, then the challenge is taken (single use) and the assertion
- * verified against this device's passkey (another credential, another device's, a replay, a
+ * A passkey unlock. The device's one-time challenge is taken first: an assertion signed for
+ * another challenge than the outstanding one, or whose challenge is gone (a double-submit, a
+ * replayed copy, a prompt answered after it expired or after a newer prompt), is stale and
+ * refused without counting, since it was never a guess; each challenge admits at most one
+ * evaluation, which is counted before it runs (pin_check.ts countedAttempt). No assertion at all
+ * (the browser's user verification failed) takes the outstanding challenge and is counted. The assertion
+ * is then verified against this device's passkey (another credential, another device's, a
  * stale counter or no user verification all fail), with one of the device's tokens. Success
- * rotates the token (the answer carries the new one) and stores the new counter.
+ * rotates the token (the answer carries the new one) and moves the passkey's counter forward,
+ * only if that same passkey is still there: one switched off or replaced meanwhile stays so.
  */
 export async function passkeyUnlock(
   deps: Deps,
@@ -170,11 +234,27 @@ export async function passkeyUnlock(
   token: string,
   response: z.infer<typeof AuthenticationResponse> | null,
 ): Promise<{ token: string }> {
+  const signedFor = response ? clientData(response.response.clientDataJSON, "challenge") : null;
+  const challenge = await deps.store.challenges.take(
+    deviceId,
+    "unlock",
+    deps.now(),
+    signedFor ?? undefined,
+  );
+  if (!challenge) {
+    const d = (await deps.store.devices.get(deviceId)).value;
+    if (!d || d.status !== "active") {
+      throw forbidden("unregistered", "This device is not registered");
+    }
+    throw new HttpError(
+      409,
+      "stale_challenge",
+      "This passkey prompt was already answered or has expired: not counted, try again",
+    );
+  }
   return await countedAttempt(deps, deviceId, token, "passkey", async (d, which) => {
-    // Taken whatever happens next: a challenge answers one attempt only.
-    const challenge = await deps.store.challenges.take(deviceId, "unlock", deps.now());
     const pk = d.passkey;
-    if (!challenge || !pk || !response || !which || response.id !== pk.id) return null;
+    if (!pk || !response || !which || response.id !== pk.id) return null;
     const { origin, rpID } = relyingParty(deps);
     try {
       const v = await verifyAuthenticationResponse({
@@ -191,7 +271,12 @@ export async function passkeyUnlock(
         requireUserVerification: true,
       });
       if (!v.verified) return null;
-      return { passkey: { ...pk, counter: v.authenticationInfo.newCounter } };
+      const counter = v.authenticationInfo.newCounter;
+      // Applied to the device as the rotation re-reads it (a checked write).
+      return (now: Device): Partial<Device> =>
+        now.passkey?.id === pk.id && now.passkey.createdAt === pk.createdAt
+          ? { passkey: { ...now.passkey, counter: Math.max(now.passkey.counter, counter) } }
+          : {};
     } catch {
       return null; // malformed, wrong signature, counter gone back, no user verification…
     }

@@ -66,9 +66,11 @@ export async function checkPinAttempt(
 
 /**
  * What a secret's check answers: null for a failure, else the changes to the device (beyond
- * the rotation) that the success brings (a passkey's new signature counter).
+ * the rotation) that the success brings (a passkey's new signature counter) — or a function
+ * making them from the device as the rotation's checked write finds it, so nothing read
+ * before the evaluation is written back over a change made meanwhile.
  */
-export type Evaluation = Partial<Device> | null;
+export type Evaluation = Partial<Device> | ((now: Device) => Partial<Device>) | null;
 
 /**
  * One attempt at a device secret (the PIN, or its passkey: server/domain/passkeys.ts), counted
@@ -139,7 +141,7 @@ async function rotate(
   deviceId: string,
   presented: string,
   which: "current" | "previous" | "older",
-  patch: Partial<Device>,
+  patch: NonNullable<Evaluation>,
 ): Promise<{ token: string }> {
   const { store } = deps;
   const token = newToken();
@@ -159,7 +161,7 @@ async function rotate(
     const now = deps.now();
     const next: Device = {
       ...d,
-      ...patch,
+      ...(typeof patch === "function" ? patch(d) : patch),
       pinFailures: 0,
       tokenHash: hash,
       prevTokenHash: prev,

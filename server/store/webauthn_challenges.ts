@@ -26,11 +26,21 @@ export class ChallengeRepo {
     await this.kv.set(["webauthn_challenge", deviceId, purpose], rec, { expireIn: ttlMs });
   }
 
-  /** The challenge, removed as it is read; null when none, expired, or taken by another. */
-  async take(deviceId: string, purpose: ChallengePurpose, now: number): Promise<string | null> {
+  /**
+   * The challenge, removed as it is read; null when none, expired, or taken by another — or,
+   * given `expected`, when the outstanding one is another (left in place: it belongs to a newer
+   * prompt).
+   */
+  async take(
+    deviceId: string,
+    purpose: ChallengePurpose,
+    now: number,
+    expected?: string,
+  ): Promise<string | null> {
     const key = ["webauthn_challenge", deviceId, purpose];
     const entry = await this.kv.get<ChallengeRecord>(key);
     if (!entry.value) return null;
+    if (expected !== undefined && entry.value.challenge !== expected) return null;
     const r = await this.kv.atomic().check(entry).delete(key).commit();
     if (!r.ok || entry.value.expiresAt <= now) return null;
     return entry.value.challenge;

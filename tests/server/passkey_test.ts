@@ -84,12 +84,12 @@ Deno.test(
       400,
       "invalid_passkey",
     );
+    // Another origin than PUBLIC_URL's is a set-up fault, named with both origins.
     const o2 = await opts();
-    assertError(
-      await register(await auth.register(o2, "http://evil.example")),
-      400,
-      "invalid_passkey",
-    );
+    const evil = await register(await auth.register(o2, "http://evil.example"));
+    assertError(evil, 400, "origin_mismatch");
+    assert.match(String(evil.json.message), /http:\/\/evil\.example.*http:\/\/localhost:8000/);
+    assert.equal(evil.json.expected, ORIGIN);
     const o3 = await opts();
     const good = await auth.register(o3, ORIGIN);
     assertOk(await register(good));
@@ -130,22 +130,24 @@ Deno.test(
 );
 
 Deno.test(
-  "[passkey] a replayed assertion is refused and counted",
+  "[passkey] a replayed assertion is refused as stale, not counted; an old counter is counted",
   withApp(async (api) => {
     const { token, deviceId, auth } = await withPasskey(api);
     const a = await assertion(api, deviceId, auth);
     const first = await unlock(api, deviceId, token, a);
     assertOk(first);
     const fresh = String(first.json.token);
-    // Challenge reuse: the same assertion again.
-    const again = await unlock(api, deviceId, fresh, a);
-    assertError(again, 403, "wrong_passkey");
-    assert.equal(again.json.attemptsLeft, 4);
-    // A new challenge signed with an old counter (a cloned authenticator) is refused too.
+    // Challenge reuse: the same assertion again, before and after a new prompt is opened.
+    assertError(await unlock(api, deviceId, fresh, a), 409, "stale_challenge");
     const { challenge } = await unlockOptions(api, deviceId);
+    assertError(await unlock(api, deviceId, fresh, a), 409, "stale_challenge");
+    assert.equal(await failures(api, deviceId), 0);
+    // The new challenge signed with an old counter (a cloned authenticator): counted.
     const stale = await auth.assert(challenge, RP_ID, ORIGIN, { counter: 1 });
-    assertError(await unlock(api, deviceId, fresh, stale), 403, "wrong_passkey");
-    assert.equal(await failures(api, deviceId), 2);
+    const cloned = await unlock(api, deviceId, fresh, stale);
+    assertError(cloned, 403, "wrong_passkey");
+    assert.equal(cloned.json.attemptsLeft, 4);
+    assert.equal(await failures(api, deviceId), 1);
   }),
 );
 
@@ -200,10 +202,15 @@ Deno.test(
       );
     }
     // The browser gave no assertion (user verification failed): counted all the same.
+    await unlockOptions(api, deviceId);
     const r3 = await unlock(api, deviceId, token, null);
     assertError(r3, 403, "wrong_passkey");
     assert.equal(r3.json.attemptsLeft, 2);
+    // No prompt open (no challenge): stale, not counted.
+    assertError(await unlock(api, deviceId, token, null), 409, "stale_challenge");
+    await unlockOptions(api, deviceId);
     assertError(await unlock(api, deviceId, "", null), 403, "wrong_passkey");
+    await unlockOptions(api, deviceId);
     assertError(await unlock(api, deviceId, token, null), 403, "unregistered");
     assert.equal((await api.deps.store.devices.get(deviceId)).value, null);
     // Gone with the device: no options, and a valid assertion no longer unlocks.
@@ -218,13 +225,20 @@ Deno.test(
   "[passkey] parallel failed attempts are each counted before they are evaluated",
   withApp(async (api) => {
     const { token, deviceId } = await withPasskey(api);
+    // Eight prompts opened and failed at once: each challenge admits one evaluation, counted.
     const rs = await Promise.all(
-      Array.from({ length: 8 }, () => unlock(api, deviceId, token, null)),
+      Array.from({ length: 8 }, async () => {
+        await api.call("POST", `${E}/pwapasskeyunlockoptions`, { headers: dev(deviceId) });
+        return await unlock(api, deviceId, token, null);
+      }),
     );
     assert.ok(rs.every((r) => r.status === 403 || r.status === 409), rs.map((r) => r.text).join());
+    const counted = rs.filter((r) => r.status === 403).length;
     const wrong = rs.filter((r) => r.json.error === "wrong_passkey").length;
-    assert.ok(wrong <= 4, `at most four evaluated failures before the wipe, got ${wrong}`);
-    assert.equal((await api.deps.store.devices.get(deviceId)).value, null);
+    assert.ok(counted >= 1 && wrong <= 4, rs.map((r) => r.text).join());
+    const d = (await api.deps.store.devices.get(deviceId)).value;
+    if (wrong < counted) assert.equal(d, null, "a fifth counted failure unregisters");
+    else assert.equal(d?.pinFailures, counted, "every evaluated failure is counted");
   }),
 );
 
@@ -238,18 +252,21 @@ Deno.test(
     api.deps.now = () => later;
     try {
       const a = await auth.assert(challenge, RP_ID, ORIGIN);
-      assertError(await unlock(api, deviceId, token, a), 403, "wrong_passkey");
+      assertError(await unlock(api, deviceId, token, a), 409, "stale_challenge");
     } finally {
       api.deps.now = now;
     }
-    // A newer options call replaces the outstanding challenge: the older one is void.
+    // A newer options call replaces the outstanding challenge: the older one is void (stale,
+    // not counted), and the newer prompt still unlocks.
     const old = (await unlockOptions(api, deviceId)).challenge;
-    await unlockOptions(api, deviceId);
+    const newer = (await unlockOptions(api, deviceId)).challenge;
     assertError(
       await unlock(api, deviceId, token, await auth.assert(old, RP_ID, ORIGIN)),
-      403,
-      "wrong_passkey",
+      409,
+      "stale_challenge",
     );
+    assert.equal(await failures(api, deviceId), 0);
+    assertOk(await unlock(api, deviceId, token, await auth.assert(newer, RP_ID, ORIGIN)));
   }),
 );
 

@@ -1,9 +1,12 @@
 /**
- * A software WebAuthn authenticator for the passkey tests: a real ECDSA P-256 key (WebCrypto),
- * real "none" attestation objects and real signed assertions (CBOR through
- * @simplewebauthn/server's own helpers), so the server's verification really runs.
+ * A software WebAuthn authenticator for the passkey tests: a real key of any algorithm QCard
+ * can offer (client/shared/webauthn_limits.ts: ES256 by default, EdDSA, RS256 with a 4,096-bit
+ * modulus, ML-DSA-44/65/87; WebCrypto), real "none" attestation objects and real signed
+ * assertions (CBOR through @simplewebauthn/server's own helpers), so the server's verification
+ * really runs, with signatures and keys as large as each algorithm makes them.
  */
 import { isoCBOR } from "@simplewebauthn/server/helpers";
+import { COSE_ALGORITHMS, type CoseAlgorithmName } from "../../client/shared/webauthn_limits.ts";
 
 const enc = new TextEncoder();
 
@@ -51,6 +54,8 @@ function derSignature(raw: Uint8Array): Uint8Array {
 
 export interface SoftAuthenticator {
   credentialId: string;
+  /** The COSE key, as the attested credential data carries it (its size, for the bounds). */
+  coseKey: Uint8Array;
   counter: number;
   /** A registration response for `options` (the server's creation options JSON). */
   register(
@@ -66,26 +71,81 @@ export interface SoftAuthenticator {
   ): Promise<Record<string, unknown>>;
 }
 
-export async function softAuthenticator(): Promise<SoftAuthenticator> {
-  const keys = await crypto.subtle.generateKey({ name: "ECDSA", namedCurve: "P-256" }, true, [
+interface KeyKind {
+  generate: AlgorithmIdentifier | RsaHashedKeyGenParams | EcKeyGenParams;
+  sign: AlgorithmIdentifier | EcdsaParams;
+  /** The COSE_Key map's entries besides kty and alg. */
+  cose(pub: CryptoKey): Promise<[number, number | Uint8Array][]>;
+  kty: number;
+  /** The signature as WebAuthn carries it (ECDSA: DER). */
+  wire?(raw: Uint8Array): Uint8Array;
+}
+
+const jwkOf = (k: CryptoKey) => crypto.subtle.exportKey("jwk", k);
+const mlDsa = (name: string): KeyKind => ({
+  generate: { name },
+  sign: { name },
+  kty: 7, // AKP
+  cose: async (pub) => [[-1, fromB64url((await jwkOf(pub) as { pub: string }).pub)]],
+});
+
+const KINDS: Record<CoseAlgorithmName, KeyKind> = {
+  ES256: {
+    generate: { name: "ECDSA", namedCurve: "P-256" },
+    sign: { name: "ECDSA", hash: "SHA-256" },
+    kty: 2, // EC2
+    cose: async (pub) => {
+      const j = await jwkOf(pub);
+      return [[-1, 1], [-2, fromB64url(j.x!)], [-3, fromB64url(j.y!)]];
+    },
+    wire: derSignature,
+  },
+  EdDSA: {
+    generate: { name: "Ed25519" },
+    sign: { name: "Ed25519" },
+    kty: 1, // OKP
+    cose: async (pub) => [[-1, 6], [-2, fromB64url((await jwkOf(pub)).x!)]],
+  },
+  RS256: {
+    generate: {
+      name: "RSASSA-PKCS1-v1_5",
+      modulusLength: 4096,
+      publicExponent: new Uint8Array([1, 0, 1]),
+      hash: "SHA-256",
+    },
+    sign: { name: "RSASSA-PKCS1-v1_5" },
+    kty: 3, // RSA
+    cose: async (pub) => {
+      const j = await jwkOf(pub);
+      return [[-1, fromB64url(j.n!)], [-2, fromB64url(j.e!)]];
+    },
+  },
+  "ML-DSA-44": mlDsa("ML-DSA-44"),
+  "ML-DSA-65": mlDsa("ML-DSA-65"),
+  "ML-DSA-87": mlDsa("ML-DSA-87"),
+};
+
+export async function softAuthenticator(
+  alg: CoseAlgorithmName = "ES256",
+): Promise<SoftAuthenticator> {
+  const kind = KINDS[alg];
+  const keys = await crypto.subtle.generateKey(kind.generate, true, [
     "sign",
     "verify",
-  ]);
-  const jwk = await crypto.subtle.exportKey("jwk", keys.publicKey);
+  ]) as CryptoKeyPair;
   const credId = crypto.getRandomValues(new Uint8Array(32));
   const cose = isoCBOR.encode(
     new Map<number, number | Uint8Array>([
-      [1, 2], // kty: EC2
-      [3, -7], // alg: ES256
-      [-1, 1], // crv: P-256
-      [-2, fromB64url(jwk.x!)],
-      [-3, fromB64url(jwk.y!)],
+      [1, kind.kty],
+      [3, COSE_ALGORITHMS[alg].id],
+      ...await kind.cose(keys.publicKey),
     ]),
   );
   const clientData = (type: string, challenge: string, origin: string) =>
     enc.encode(JSON.stringify({ type, challenge, origin, crossOrigin: false }));
   const a: SoftAuthenticator = {
     credentialId: b64url(credId),
+    coseKey: cose,
     counter: 0,
     async register(options, origin) {
       const rpID = options.rp.id ?? new URL(origin).hostname;
@@ -128,11 +188,7 @@ export async function softAuthenticator(): Promise<SoftAuthenticator> {
       );
       const cd = clientData("webauthn.get", challenge, origin);
       const raw = new Uint8Array(
-        await crypto.subtle.sign(
-          { name: "ECDSA", hash: "SHA-256" },
-          keys.privateKey,
-          concat(authData, await sha256(cd)),
-        ),
+        await crypto.subtle.sign(kind.sign, keys.privateKey, concat(authData, await sha256(cd))),
       );
       return {
         id: a.credentialId,
@@ -141,7 +197,7 @@ export async function softAuthenticator(): Promise<SoftAuthenticator> {
         response: {
           clientDataJSON: b64url(cd),
           authenticatorData: b64url(authData),
-          signature: b64url(derSignature(raw)),
+          signature: b64url(kind.wire ? kind.wire(raw) : raw),
         },
         clientExtensionResults: {},
         authenticatorAttachment: "platform",

@@ -48,7 +48,9 @@ export default function PasskeySwitch() {
                 setOn(r === "on");
                 if (r === "no_prf") setNoPrf(true);
                 setNote(
-                  r === "on"
+                  typeof r === "object"
+                    ? t("passkey.wrongOrigin", { expected: r.wrongOrigin, seen: location.origin })
+                    : r === "on"
                     ? t("passkey.onNote")
                     : r === "cancelled"
                     ? t("passkey.cancelled")

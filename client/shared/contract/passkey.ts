@@ -1,12 +1,14 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { Token } from "./session.ts";
+import { WEBAUTHN_LIMITS as L } from "../webauthn_limits.ts";
 
 // Passkey unlock (spec §4 PIN unlock, extended): a passkey is a second way to unlock a device
 // besides its PIN. Registration is a bearer call (after an unlock); the unlock is a device call
 // like pwacheckpinvalid and shares its failure count. Only WebAuthn public data crosses: the
 // PRF output the client derives its key from is never sent (clientExtensionResults must be
-// empty).
+// empty). Every length bound is worked out in client/shared/webauthn_limits.ts from what the
+// algorithms the server can offer produce.
 
 const E = "/scmapi/expense";
 const b64url = (max: number) =>
@@ -16,7 +18,7 @@ const Transports = z.optional(z.array(z.string().check(z.maxLength(32))).check(z
 const NoExtensionResults = z.record(z.string(), z.never());
 const Attachment = z.optional(z.enum(["platform", "cross-platform"]));
 const Descriptor = z.object({
-  id: b64url(1400),
+  id: b64url(L.credentialId),
   type: z.literal("public-key"),
   transports: Transports,
 });
@@ -25,7 +27,7 @@ const Descriptor = z.object({
 export const CreationOptions = z.object({
   challenge: b64url(128),
   rp: z.object({ name: z.string(), id: z.optional(z.string()) }),
-  user: z.object({ id: b64url(128), name: z.string(), displayName: z.string() }),
+  user: z.object({ id: b64url(L.userHandle), name: z.string(), displayName: z.string() }),
   pubKeyCredParams: z.array(z.object({ type: z.literal("public-key"), alg: z.number() })),
   timeout: z.optional(z.number()),
   excludeCredentials: z.optional(z.array(Descriptor)),
@@ -49,12 +51,12 @@ export const RequestOptions = z.object({
 
 /** RegistrationResponseJSON without extension outputs. */
 export const RegistrationResponse = z.object({
-  id: b64url(1400),
-  rawId: b64url(1400),
+  id: b64url(L.credentialId),
+  rawId: b64url(L.credentialId),
   type: z.literal("public-key"),
   response: z.object({
-    clientDataJSON: b64url(4096),
-    attestationObject: b64url(16384),
+    clientDataJSON: b64url(L.clientDataJSON),
+    attestationObject: b64url(L.attestationObject),
     transports: Transports,
   }),
   clientExtensionResults: NoExtensionResults,
@@ -63,14 +65,14 @@ export const RegistrationResponse = z.object({
 
 /** AuthenticationResponseJSON without extension outputs. */
 export const AuthenticationResponse = z.object({
-  id: b64url(1400),
-  rawId: b64url(1400),
+  id: b64url(L.credentialId),
+  rawId: b64url(L.credentialId),
   type: z.literal("public-key"),
   response: z.object({
-    clientDataJSON: b64url(4096),
-    authenticatorData: b64url(4096),
-    signature: b64url(1024),
-    userHandle: z.optional(b64url(128)),
+    clientDataJSON: b64url(L.clientDataJSON),
+    authenticatorData: b64url(L.authenticatorData),
+    signature: b64url(L.signature),
+    userHandle: z.optional(b64url(L.userHandle)),
   }),
   clientExtensionResults: NoExtensionResults,
   authenticatorAttachment: Attachment,

@@ -102,6 +102,12 @@ export const de: Dictionary = {
   "passkey.failed":
     "Entsperren mit Passkey konnte nicht eingeschaltet werden. Bitte versuchen Sie es erneut.",
   "passkey.cancelled": "Entsperren mit Passkey wurde nicht eingeschaltet.",
+  "passkey.lastFailed":
+    "Ihr Passkey hat beim letzten Mal nicht funktioniert. Geben Sie Ihre PIN ein oder tippen Sie auf die Passkey-Schaltfläche, um es erneut zu versuchen.",
+  "passkey.notCounted":
+    "Die Antwort des Passkeys konnte nicht geprüft werden. Das zählt nicht als Versuch: Versuchen Sie den Passkey erneut oder geben Sie Ihre PIN ein.",
+  "passkey.wrongOrigin":
+    "Entsperren mit Passkey konnte nicht eingeschaltet werden: Passkeys für QCard gehören zu {expected}, diese Seite ist aber unter {seen} geöffnet. Öffnen Sie QCard unter {expected}.",
   "passkey.offFailed":
     "Entsperren mit Passkey ist auf diesem Gerät aus. Der Server war nicht erreichbar: Versuchen Sie es online erneut, um den Passkey auch dort zu entfernen.",
   "budget.badStart": "Bitte wählen Sie ein gültiges Startdatum",

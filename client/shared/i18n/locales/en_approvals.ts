@@ -168,6 +168,12 @@ export const enApprovals = {
     "Passkey unlock is off. The passkey itself stays in your device’s password manager: you can delete it there.",
   "passkey.failed": "Passkey unlock could not be turned on. Please try again.",
   "passkey.cancelled": "Passkey unlock was not turned on.",
+  "passkey.lastFailed":
+    "Your passkey did not work last time. Enter your PIN, or tap the passkey button to try it again.",
+  "passkey.notCounted":
+    "The passkey’s answer could not be checked. This was not counted as an attempt: try the passkey again or enter your PIN.",
+  "passkey.wrongOrigin":
+    "Passkey unlock could not be turned on: passkeys for QCard belong to {expected}, but this page is open at {seen}. Open QCard at {expected}.",
   "passkey.offFailed":
     "Passkey unlock is off on this device. The server could not be reached: try again online to remove the passkey there too.",
   "relay.unreachable": "The server cannot be reached right now. Please try again later.",

@@ -100,6 +100,12 @@ export const es: Dictionary = {
   "passkey.offNote":
     "El desbloqueo con llave de acceso está desactivado. La llave sigue en el gestor de contraseñas de su dispositivo: puede eliminarla allí.",
   "passkey.failed": "No se pudo activar el desbloqueo con llave de acceso. Inténtelo de nuevo.",
+  "passkey.lastFailed":
+    "Su llave de acceso no funcionó la última vez. Introduzca su PIN o toque el botón de la llave de acceso para volver a intentarlo.",
+  "passkey.notCounted":
+    "No se pudo comprobar la respuesta de la llave de acceso. No cuenta como intento: vuelva a probar la llave de acceso o introduzca su PIN.",
+  "passkey.wrongOrigin":
+    "No se pudo activar el desbloqueo con llave de acceso: las llaves de QCard pertenecen a {expected}, pero esta página está abierta en {seen}. Abra QCard en {expected}.",
   "passkey.cancelled": "No se activó el desbloqueo con llave de acceso.",
   "passkey.offFailed":
     "El desbloqueo con llave de acceso está desactivado en este dispositivo. No se pudo contactar con el servidor: vuelva a intentarlo con conexión para eliminar también allí la llave.",

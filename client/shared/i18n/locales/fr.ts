@@ -109,6 +109,12 @@ export const fr: Dictionary = {
   "passkey.offNote":
     "Le déverrouillage par clé d’accès est désactivé. La clé d’accès reste dans le gestionnaire de mots de passe de votre appareil : vous pouvez l’y supprimer.",
   "passkey.failed": "Le déverrouillage par clé d’accès n’a pas pu être activé. Veuillez réessayer.",
+  "passkey.lastFailed":
+    "Votre clé d’accès n’a pas fonctionné la dernière fois. Saisissez votre code PIN, ou touchez le bouton de la clé d’accès pour réessayer.",
+  "passkey.notCounted":
+    "La réponse de la clé d’accès n’a pas pu être vérifiée. Cela ne compte pas comme une tentative : réessayez la clé d’accès ou saisissez votre code PIN.",
+  "passkey.wrongOrigin":
+    "Le déverrouillage par clé d’accès n’a pas pu être activé : les clés d’accès de QCard appartiennent à {expected}, mais cette page est ouverte sur {seen}. Ouvrez QCard sur {expected}.",
   "passkey.cancelled": "Le déverrouillage par clé d’accès n’a pas été activé.",
   "passkey.offFailed":
     "Le déverrouillage par clé d’accès est désactivé sur cet appareil. Le serveur est injoignable : réessayez en ligne pour y supprimer aussi la clé d’accès.",
