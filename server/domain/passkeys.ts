@@ -44,7 +44,7 @@ const retry = () => new HttpError(409, "conflict", "The record changed meanwhile
 
 const verifiable = new Map<string, Promise<boolean>>();
 /** Whether this runtime's WebCrypto verifies `name` (ML-DSA needs Deno ≥ 2.6; Deploy runs 2.5). */
-function runtimeVerifies(name: CoseAlgorithmName): Promise<boolean> {
+export function runtimeVerifies(name: CoseAlgorithmName): Promise<boolean> {
   if (!name.startsWith("ML-DSA")) return Promise.resolve(true);
   let p = verifiable.get(name);
   if (!p) {

@@ -9,6 +9,7 @@
  */
 import assert from "node:assert/strict";
 import { createApp, MAX_JSON_BODY } from "../../server/app.ts";
+import { runtimeVerifies } from "../../server/domain/passkeys.ts";
 import { createLogger } from "../../server/log.ts";
 import {
   b64urlChars,
@@ -57,32 +58,37 @@ const unlock = (api: TestApi, deviceId: string, token: string, response: unknown
 const device = async (api: TestApi, id: string) => (await api.deps.store.devices.get(id)).value;
 
 for (const name of Object.keys(COSE_ALGORITHMS) as CoseAlgorithmName[]) {
-  Deno.test(`[passkey] ${name} offered alone: registers, and unlocks twice through the contract`, async () => {
-    const api = await testApp({ PASSKEY_ALGORITHMS: name });
-    try {
-      const { token, deviceId } = await api.activate(DEMO.employee);
-      const options = await regOptions(api, token);
-      assert.deepEqual(options.pubKeyCredParams.map((p) => p.alg), [COSE_ALGORITHMS[name].id]);
-      const auth = await softAuthenticator(name);
-      const r = await api.call("POST", `${E}/pwapasskeyregister`, {
-        body: { response: await auth.register(options, ORIGIN) },
-        headers: bearer(token),
-      });
-      assertOk(r);
-      let current = token;
-      for (let i = 0; i < 2; i++) {
-        const a = await auth.assert(await challenge(api, deviceId), RP_ID, ORIGIN);
-        const sig = String((a.response as { signature: string }).signature);
-        assert.ok(sig.length <= WEBAUTHN_LIMITS.signature, `${sig.length} within the bound`);
-        const u = await unlock(api, deviceId, current, a);
-        assertOk(u);
-        current = String(u.json.token);
+  Deno.test({
+    name: `[passkey] ${name} offered alone: registers, and unlocks twice through the contract`,
+    // Deno Deploy's runtime (2.5.0) has no ML-DSA: the server does not offer it there.
+    ignore: !(await runtimeVerifies(name)),
+    fn: async () => {
+      const api = await testApp({ PASSKEY_ALGORITHMS: name });
+      try {
+        const { token, deviceId } = await api.activate(DEMO.employee);
+        const options = await regOptions(api, token);
+        assert.deepEqual(options.pubKeyCredParams.map((p) => p.alg), [COSE_ALGORITHMS[name].id]);
+        const auth = await softAuthenticator(name);
+        const r = await api.call("POST", `${E}/pwapasskeyregister`, {
+          body: { response: await auth.register(options, ORIGIN) },
+          headers: bearer(token),
+        });
+        assertOk(r);
+        let current = token;
+        for (let i = 0; i < 2; i++) {
+          const a = await auth.assert(await challenge(api, deviceId), RP_ID, ORIGIN);
+          const sig = String((a.response as { signature: string }).signature);
+          assert.ok(sig.length <= WEBAUTHN_LIMITS.signature, `${sig.length} within the bound`);
+          const u = await unlock(api, deviceId, current, a);
+          assertOk(u);
+          current = String(u.json.token);
+        }
+        assert.equal((await device(api, deviceId))?.passkey?.counter, 2);
+        assert.equal((await device(api, deviceId))?.pinFailures, 0);
+      } finally {
+        await api.close();
       }
-      assert.equal((await device(api, deviceId))?.passkey?.counter, 2);
-      assert.equal((await device(api, deviceId))?.pinFailures, 0);
-    } finally {
-      await api.close();
-    }
+    },
   });
 }
 
@@ -120,12 +126,12 @@ Deno.test("[passkey] the bounds come from the algorithms' sizes and fit a JSON b
 Deno.test(
   "[passkey] a body refused as malformed is not an attempt; its error code is logged",
   async () => {
-    const api = await testApp({ PASSKEY_ALGORITHMS: "ML-DSA-87" });
+    const api = await testApp({ PASSKEY_ALGORITHMS: "ES256" });
     const lines: string[] = [];
     const app = createApp(api.deps, { logger: createLogger("info", (l) => lines.push(l)) });
     try {
       const { token, deviceId } = await api.activate(DEMO.employee);
-      const auth = await softAuthenticator("ML-DSA-87");
+      const auth = await softAuthenticator("ES256");
       const body = { response: await auth.register(await regOptions(api, token), ORIGIN) };
       assertOk(await api.call("POST", `${E}/pwapasskeyregister`, { body, headers: bearer(token) }));
       const a = await auth.assert(await challenge(api, deviceId), RP_ID, ORIGIN);
