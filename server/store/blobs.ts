@@ -39,6 +39,28 @@ interface Marker {
   chunks: number;
 }
 
+/** One batch of a pending blob: its marker moved from `versionstamp` (null: created), chunks. */
+export interface BlobBatch {
+  marker: { key: Deno.KvKey; versionstamp: string | null; value: unknown };
+  chunks: [Deno.KvKey, Uint8Array][];
+}
+
+/**
+ * A store that writes a pending blob's batch itself (the PostgreSQL store, pg_kv.ts): the same
+ * effect as the checked atomic operation below — the marker moves on only from the version
+ * given, and the chunks are written only if it did — without a serialisable read-check,
+ * which independent uploads need not make against each other. Resolves with the marker's new
+ * versionstamp, or null when it was not at `versionstamp` (swept; or, for null, taken).
+ */
+export interface BlobBatchWriter {
+  writeBlobBatch(batch: BlobBatch): Promise<string | null>;
+}
+
+function batchWriterOf(kv: Deno.Kv): BlobBatchWriter | null {
+  const w = kv as unknown as Partial<BlobBatchWriter>;
+  return typeof w.writeBlobBatch === "function" ? w as BlobBatchWriter : null;
+}
+
 /** The small interface the domain sees (a managed or remote store can implement it). */
 export interface BlobStore {
   readonly prefix: Deno.KvKey;
@@ -74,27 +96,44 @@ export class KvBlobStore implements BlobStore {
     return [...this.chunkPrefix, id, i];
   }
 
+  /**
+   * Moves the marker `key` from `versionstamp` to `value` and writes `chunks`, all or nothing;
+   * the new versionstamp, or null when the marker was not at `versionstamp`.
+   */
+  async #batch(
+    key: Deno.KvKey,
+    versionstamp: string | null,
+    value: Marker,
+    chunks: [Deno.KvKey, Uint8Array][],
+  ): Promise<string | null> {
+    const writer = batchWriterOf(this.kv);
+    if (writer) {
+      return await writer.writeBlobBatch({ marker: { key, versionstamp, value }, chunks });
+    }
+    const op = this.kv.atomic().check({ key, versionstamp });
+    for (const [k, c] of chunks) op.set(k, c);
+    const r = await op.set(key, value).commit();
+    return r.ok ? r.versionstamp : null;
+  }
+
   async write(data: Uint8Array | ReadableStream<Uint8Array>, at: number): Promise<PendingBlob> {
     const id = crypto.randomUUID();
     const key = this.#marker("pending", id);
     // The marker first: whatever happens next, the sweep can find what was written.
-    const first = await this.kv.atomic().check({ key, versionstamp: null })
-      .set(key, { at, chunks: 0 } satisfies Marker).commit();
-    if (!first.ok) throw new Error("blob id collision");
-    let versionstamp = first.versionstamp;
+    const first = await this.#batch(key, null, { at, chunks: 0 }, []);
+    if (first === null) throw new Error("blob id collision");
+    let versionstamp = first;
     let chunks = 0;
     let size = 0;
     let batch: Uint8Array[] = [];
     const flush = async () => {
       if (!batch.length) return;
-      const op = this.kv.atomic().check({ key, versionstamp });
-      for (const c of batch) op.set(this.#chunk(id, chunks++), c);
+      const entries = batch.map((c): [Deno.KvKey, Uint8Array] => [this.#chunk(id, chunks++), c]);
       // The marker counts the chunks written, so a purge knows every key without reading them;
       // its check stops a writer the sweep has given up on (no chunk outlives its marker).
-      op.set(key, { at, chunks } satisfies Marker);
-      const r = await op.commit();
-      if (!r.ok) throw new Error("pending blob was swept while being written");
-      versionstamp = r.versionstamp;
+      const r = await this.#batch(key, versionstamp, { at, chunks }, entries);
+      if (r === null) throw new Error("pending blob was swept while being written");
+      versionstamp = r;
       batch = [];
     };
     const push = async (c: Uint8Array) => {

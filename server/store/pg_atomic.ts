@@ -9,7 +9,8 @@ import { encodeKey, hex } from "./pg_keys.ts";
 import { TABLE } from "./pg_schema.ts";
 
 /** How a value is stored: V8 serialisation, raw bytes (a top-level Uint8Array), or a U64. */
-const ENC_V8 = 1, ENC_BYTES = 2, ENC_U64 = 3;
+const ENC_V8 = 1, ENC_U64 = 3;
+export const ENC_BYTES = 2;
 const U64_MOD = 1n << 64n;
 /** The condition that hides expired rows from every read. */
 export const NOT_EXPIRED = `(expires_at IS NULL OR expires_at > qcard_now_ms())`;
@@ -71,6 +72,11 @@ export function readU64(b: Uint8Array): bigint {
 /** Deno KV's versionstamp: 10 bytes as 20 hex digits, increasing with each commit. */
 export function stamp(n: string | bigint): string {
   return BigInt(n).toString(16).padStart(16, "0") + "0000";
+}
+
+/** The sequence number behind a versionstamp of stamp(); null when `vs` is not one of ours. */
+export function versionOf(vs: string): bigint | null {
+  return /^[0-9a-f]{16}0000$/.test(vs) ? BigInt(`0x${vs.slice(0, 16)}`) : null;
 }
 
 export function entry<T>(key: Deno.KvKey, r: Row): Deno.KvEntry<T> {
@@ -159,7 +165,12 @@ async function commit(
       ...steps.flatMap((m) => m.type === "set" || m.type === "delete" ? [] : [m.h]),
     ]),
   ];
-  const values = steps.map((m) => m.type === "set" ? encodeValue(m.value) : undefined);
+  // Encoded once, before the transaction: not again on a retry, nor while it holds a connection.
+  const values = steps.map((m) => {
+    if (m.type !== "set") return undefined;
+    const s = encodeValue(m.value);
+    return { ...s, x: hex(s.v) };
+  });
   return await kv.transaction(async ({ sql: tx, begun, commit }) => {
     const table = tx(TABLE);
     // Point lookups through the key index: SSI then locks only these keys' index ranges. BEGIN,
@@ -182,7 +193,7 @@ async function commit(
     }
     // The final state of each key, mutations applied in order (a key written twice ends as
     // the last write left it); U64 mutations read what the earlier ones wrote.
-    const last = new Map<string, { s: Stored; exp: number } | null>();
+    const last = new Map<string, { s: Stored & { x?: string }; exp: number } | null>();
     steps.forEach((m, i) => {
       if (m.type === "set") {
         last.set(m.h, {
@@ -207,7 +218,9 @@ async function commit(
         last.set(m.h, { s: { v: u64Bytes(n), enc: ENC_U64 }, exp: -1 });
       }
     });
-    const sets = [...last].filter((e): e is [string, { s: Stored; exp: number }] => !!e[1]);
+    const sets = [...last].filter((e): e is [string, { s: Stored & { x?: string }; exp: number }] =>
+      !!e[1]
+    );
     const dels = [...last].filter(([, v]) => !v).map(([h]) => h);
     // One statement for the versionstamp, the sets and the deletes, with COMMIT right behind
     // it: one round trip.
@@ -218,7 +231,7 @@ async function commit(
         SELECT decode(k, 'hex'), decode(v, 'hex'), e, (SELECT n FROM n),
           CASE WHEN x < 0 THEN NULL ELSE qcard_now_ms() + x END
         FROM unnest(string_to_array(${list(sets.map(([h]) => h))}, ',')::text[],
-          string_to_array(${list(sets.map(([, w]) => hex(w.s.v)))}, ',')::text[],
+          string_to_array(${list(sets.map(([, w]) => w.s.x ?? hex(w.s.v)))}, ',')::text[],
           string_to_array(${list(sets.map(([, w]) => String(w.s.enc)))}, ',')::int[],
           string_to_array(${list(sets.map(([, w]) => String(w.exp)))}, ',')::bigint[])
           AS t(k, v, e, x)

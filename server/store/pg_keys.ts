@@ -6,6 +6,8 @@
  * true 0x27 — so parts order by type first, then by value; a key sorts after its prefixes.
  */
 
+import { Buffer } from "node:buffer";
+
 const BYTES = 0x01;
 const STRING = 0x02;
 const NEGINTSTART = 0x0b;
@@ -144,10 +146,12 @@ export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   return a.length - b.length;
 }
 
+/**
+ * Lowercase hex of `b`, encoded natively: a string built a byte at a time costs ~0.1 s and
+ * tens of megabytes of garbage for a 720 KB write, blocking the event loop meanwhile.
+ */
 export function hex(b: Uint8Array): string {
-  let s = "";
-  for (const x of b) s += x.toString(16).padStart(2, "0");
-  return s;
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString("hex");
 }
 
 export function base64url(b: Uint8Array): string {

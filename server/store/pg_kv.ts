@@ -9,18 +9,57 @@
 import postgres from "postgres";
 import { base64url, decodeKey, encodeKey, fromBase64url, hex, withByte } from "./pg_keys.ts";
 import { migrate, TABLE } from "./pg_schema.ts";
-import { entry, list, NOT_EXPIRED, PgAtomic, type PgTxn, quiet, type Row } from "./pg_atomic.ts";
+import {
+  ENC_BYTES,
+  encodeValue,
+  entry,
+  list,
+  NOT_EXPIRED,
+  PgAtomic,
+  type PgTxn,
+  quiet,
+  type Row,
+  stamp,
+  versionOf,
+} from "./pg_atomic.ts";
+import { Outage, reachFailure, type StoreState } from "./pg_outage.ts";
+import { StoreUnavailableError } from "./unavailable.ts";
+import type { BlobBatch, BlobBatchWriter } from "./blobs.ts";
+import type { LogFields } from "../log.ts";
 
 /** SQLSTATEs after which the whole transaction is simply tried again. */
 const RETRY = new Set(["40001", "40P01", "23505"]);
-/** A commit still failing to serialise after this long is let through. */
-const RETRY_MS = 30_000;
+/**
+ * Tries of a transaction at most, and for how long: a write still failing to serialise is
+ * answered 503 (try again later) instead of holding a connection while others queue for it.
+ */
+const MAX_TRIES = 12;
+const RETRY_MS = 5_000;
+/**
+ * Seconds to establish a connection (postgres.js waits 30 by default): past it the database
+ * counts as unreachable (pg_outage.ts) and calls fail at once until it answers again.
+ */
+const CONNECT_TIMEOUT_S = 2;
 /** Expired rows are invisible at once and deleted at most this often (by any write). */
 const SWEEP_MS = 60_000;
 
 export interface PgKvOptions {
   /** Connections at most (PG_POOL_SIZE). */
   poolSize?: number;
+  /** Where "store unreachable" and "reachable again" are told (JSON log lines by default). */
+  log?: (level: "warn" | "info", msg: string, fields?: LogFields) => void;
+}
+
+/** What the store counts of its transactions (tests and benchmarks read it). */
+export interface PgKvStats {
+  /** Serialisable transactions begun, retries included. */
+  tries: number;
+  /** Tries after a serialisation failure, deadlock or key race. */
+  retries: number;
+  /** Transactions given up after MAX_TRIES or RETRY_MS (answered 503). */
+  gaveUp: number;
+  /** Blob batches written without a serialisable transaction (blobs.ts BlobBatchWriter). */
+  blobBatches: number;
 }
 
 /** Opens the pool, creates or migrates the schema, and returns the store as a Deno.Kv. */
@@ -31,6 +70,10 @@ export async function openPgKv(url: string, opts: PgKvOptions = {}): Promise<Den
     onnotice: () => {},
     fetch_types: false,
     idle_timeout: 60,
+    connect_timeout: CONNECT_TIMEOUT_S,
+    // No growing pause between connection attempts (postgres.js waits up to 20 s): while the
+    // database is away pg_outage.ts answers for it, and once it is back calls go through.
+    backoff: () => 0,
     connection: { application_name: "qcard" },
   });
   try {
@@ -39,29 +82,57 @@ export async function openPgKv(url: string, opts: PgKvOptions = {}): Promise<Den
     await sql.end({ timeout: 1 });
     throw e;
   }
-  return new PgKv(sql) as unknown as Deno.Kv;
+  return new PgKv(sql, opts) as unknown as Deno.Kv;
 }
 
-export class PgKv {
+export class PgKv implements BlobBatchWriter {
   #lastSweep = Date.now();
-  constructor(readonly sql: postgres.Sql) {}
+  #outage: Outage;
+  readonly stats: PgKvStats = { tries: 0, retries: 0, gaveUp: 0, blobBatches: 0 };
 
-  async get<T = unknown>(key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
-    const rows = await this.sql<Row[]>`SELECT v, enc, vs FROM ${this.sql(TABLE)}
-      WHERE k = ${encodeKey(key)} AND ${this.sql.unsafe(NOT_EXPIRED)}`;
-    return rows[0] ? entry<T>(key, rows[0]) : { key, value: null, versionstamp: null };
+  constructor(readonly sql: postgres.Sql, opts: PgKvOptions = {}) {
+    this.#outage = new Outage(() => this.sql`SELECT 1`.execute(), opts.log);
+  }
+
+  /** Reachable, or down since when and why (/healthz). */
+  get state(): StoreState {
+    return this.#outage.state;
+  }
+
+  /**
+   * Runs a call: at once StoreUnavailableError while the database is known to be away. A read
+   * (`retry`) whose connection was lost under it goes once more, on a new connection.
+   */
+  async #run<T>(f: () => Promise<T>, retry = false): Promise<T> {
+    this.#outage.check();
+    try {
+      return await f();
+    } catch (err) {
+      const lost = reachFailure(err);
+      if (!retry || !lost || lost.down) throw this.#outage.failed(err);
+    }
+    return await this.#run(f);
+  }
+
+  get<T = unknown>(key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
+    return this.#run(async () => {
+      const rows = await this.sql<Row[]>`SELECT v, enc, vs FROM ${this.sql(TABLE)}
+        WHERE k = ${encodeKey(key)} AND ${this.sql.unsafe(NOT_EXPIRED)}`;
+      return rows[0] ? entry<T>(key, rows[0]) : { key, value: null, versionstamp: null };
+    }, true);
   }
 
   async getMany<T extends readonly unknown[]>(
     keys: readonly [...{ [K in keyof T]: Deno.KvKey }],
   ): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
     const hexes = keys.map((k) => hex(encodeKey(k)));
-    const rows = hexes.length === 0 ? [] : await this.sql<(Row & { h: string })[]>`
+    const rows = hexes.length === 0 ? [] : await this.#run(() =>
+      this.sql<(Row & { h: string })[]>`
       SELECT encode(k, 'hex') AS h, v, enc, vs FROM ${this.sql(TABLE)}
       WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
-      list(hexes)
-    }, ',')::text[]) AS x)
-        AND ${this.sql.unsafe(NOT_EXPIRED)}`;
+        list(hexes)
+      }, ',')::text[]) AS x)
+        AND ${this.sql.unsafe(NOT_EXPIRED)}`.execute(), true);
     const by = new Map(rows.map((r) => [r.h, r]));
     return keys.map((key, i) => {
       const r = by.get(hexes[i]);
@@ -74,15 +145,16 @@ export class PgKv {
   }
 
   /** One page of a range, for the iterator. */
-  async page(start: Uint8Array, end: Uint8Array, reverse: boolean, n: number): Promise<Row[]> {
+  page(start: Uint8Array, end: Uint8Array, reverse: boolean, n: number): Promise<Row[]> {
     const t = this.sql(TABLE);
-    return reverse
-      ? await this.sql<Row[]>`SELECT k, v, enc, vs FROM ${t}
+    return this.#run(async () =>
+      reverse
+        ? await this.sql<Row[]>`SELECT k, v, enc, vs FROM ${t}
           WHERE k >= ${start} AND k < ${end} AND ${this.sql.unsafe(NOT_EXPIRED)}
           ORDER BY k DESC LIMIT ${n}`
-      : await this.sql<Row[]>`SELECT k, v, enc, vs FROM ${t}
+        : await this.sql<Row[]>`SELECT k, v, enc, vs FROM ${t}
           WHERE k >= ${start} AND k < ${end} AND ${this.sql.unsafe(NOT_EXPIRED)}
-          ORDER BY k LIMIT ${n}`;
+          ORDER BY k LIMIT ${n}`, true);
   }
 
   async set(key: Deno.KvKey, value: unknown, options: { expireIn?: number } = {}) {
@@ -106,9 +178,15 @@ export class PgKv {
    * write thus costs two round trips (read, write + commit), not four. Ended without
    * `tx.commit()` (a failed check, an error), the transaction is rolled back.
    */
-  async transaction<R>(fn: (tx: PgTxn) => Promise<R>): Promise<R> {
+  transaction<R>(fn: (tx: PgTxn) => Promise<R>): Promise<R> {
+    return this.#run(() => this.#transaction(fn));
+  }
+
+  async #transaction<R>(fn: (tx: PgTxn) => Promise<R>): Promise<R> {
     const until = Date.now() + RETRY_MS;
     for (let i = 0;; i++) {
+      if (i > 0) this.stats.retries++;
+      this.stats.tries++;
       const sql = await this.sql.reserve();
       let end: Promise<unknown> | null = null;
       let failure: unknown;
@@ -132,21 +210,73 @@ export class PgKv {
         sql.release();
       }
       const code = (failure as { code?: string } | undefined)?.code ?? "";
-      if (!RETRY.has(code) || Date.now() > until) throw failure;
+      if (!RETRY.has(code)) throw failure;
+      if (i + 1 >= MAX_TRIES || Date.now() > until) {
+        this.stats.gaveUp++;
+        throw new StoreUnavailableError("too many conflicting writes", 1, { cause: failure });
+      }
       await new Promise((ok) => setTimeout(ok, Math.random() * Math.min(100, 2 + 2 ** i)));
     }
+  }
+
+  /**
+   * A pending blob's batch (blobs.ts), without a serialisable transaction: one statement that
+   * moves the blob's marker from `versionstamp` to a new one (or creates it, for null) and
+   * writes the chunks only if it did. The chunks' keys are new and read by no one until the
+   * record naming them commits, so no other write can conflict with them; the marker's row is
+   * the one thing shared (with the sweep and that commit), and a row write orders those. Under
+   * SERIALIZABLE every batch read-checked its marker and SSI's page locks made concurrent
+   * uploads fail each other, each retry sending its 720 KB again. The bytes go as parameters
+   * (no hex built in JS); a batch is never retried here. Null: the marker was not as expected.
+   */
+  writeBlobBatch(batch: BlobBatch): Promise<string | null> {
+    return this.#run(async () => {
+      this.stats.blobBatches++;
+      const marker = encodeValue(batch.marker.value);
+      const params: unknown[] = [encodeKey(batch.marker.key), marker.v, marker.enc];
+      const rows = batch.chunks.map(([k, v]) => {
+        params.push(encodeKey(k), v);
+        return `($${params.length - 1}::bytea, $${params.length}::bytea)`;
+      });
+      const t = TABLE;
+      const from = batch.marker.versionstamp;
+      const move = from === null
+        ? `INSERT INTO ${t} (k, v, enc, vs) SELECT $1, $2, $3, n FROM n
+             ON CONFLICT (k) DO NOTHING RETURNING vs`
+        : `UPDATE ${t} SET v = $2, enc = $3, vs = (SELECT n FROM n), expires_at = NULL
+             WHERE k = $1 AND vs = ${versionOf(from) ?? "NULL"} AND ${NOT_EXPIRED} RETURNING vs`;
+      const chunks = rows.length === 0 ? "" : `, c AS (
+          INSERT INTO ${t} (k, v, enc, vs)
+          SELECT r.k, r.v, ${ENC_BYTES}, m.vs FROM (VALUES ${rows.join(", ")}) AS r(k, v), m
+          ON CONFLICT (k) DO UPDATE SET v = excluded.v, enc = excluded.enc, vs = excluded.vs,
+            expires_at = NULL
+          RETURNING 1)`;
+      const [row] = await this.sql.unsafe<{ vs: string }[]>(
+        `WITH n AS MATERIALIZED (SELECT nextval('qcard_kv_versionstamp') AS n),
+          m AS (${move})${chunks}
+        SELECT vs FROM m`,
+        params as postgres.ParameterOrJSON<never>[],
+      );
+      return row ? stamp(row.vs) : null;
+    });
   }
 
   /** Deletes expired rows now and then (reads already skip them). */
   async sweep(force = false): Promise<void> {
     if (!force && Date.now() - this.#lastSweep < SWEEP_MS) return;
+    if (!this.state.up) return;
     this.#lastSweep = Date.now();
     await this.sql`DELETE FROM ${this.sql(TABLE)}
       WHERE expires_at IS NOT NULL AND expires_at <= qcard_now_ms()`.catch(() => {});
   }
 
-  close(): Promise<void> {
-    return this.sql.end({ timeout: 5 });
+  /**
+   * Ends the pool, letting calls in flight finish for `timeoutS` at most. (After a lost
+   * connection postgres.js may wait out the whole bound: it keeps the failed query on it.)
+   */
+  close(timeoutS = 5): Promise<void> {
+    this.#outage.close();
+    return this.sql.end({ timeout: timeoutS });
   }
 
   [Symbol.dispose]() {
