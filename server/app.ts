@@ -28,6 +28,7 @@ import { staticRoutes } from "./routes/static.ts";
 import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "./org/schema.ts";
 import { createLogger, errorText, type Logger } from "./log.ts";
 import { requestLog } from "./middleware/request_log.ts";
+import { StoreUnavailableError } from "./store/unavailable.ts";
 import { type RelayOptions, relayRoutes, upstreamProbe } from "./relay/relay.ts";
 
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
@@ -155,6 +156,15 @@ export function createApp(
       c.set("errorCode", err.code);
       c.set("errorMessage", err.message);
       return c.json({ error: err.code, message: err.message, ...err.extra }, err.status);
+    }
+    // The store is away or too busy (PostgreSQL down): nothing to fix on the caller's side, so
+    // it is told when to try again (the offline queue keeps the write until then).
+    if (err instanceof StoreUnavailableError) {
+      c.header("Retry-After", String(err.retryAfterS));
+      return c.json({
+        error: "store_unavailable",
+        message: "QCard cannot reach its data just now. Please try again in a moment.",
+      }, 503);
     }
     // The issuer's refusals (server/issuer/): its messages never carry card data.
     if (err instanceof IssuerError && ISSUER_STATUS[err.code]) {

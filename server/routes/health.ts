@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import type { AppEnv, Deps } from "../env.ts";
 import { createLogger, errorText } from "../log.ts";
+import { StoreUnavailableError } from "../store/unavailable.ts";
 
 /** A message waiting longer than this makes the status `degraded`. */
 export const STALE_PENDING_SECONDS = 15 * 60;
@@ -21,7 +22,9 @@ export type UpstreamProbe = (signal: AbortSignal) => Promise<boolean>;
  * store: "unreachable"}` when the store cannot be read (a key read, then the message counts,
  * within PROBE_TIMEOUT_MS). With UPSTREAM_URL set the body also carries `upstream: "ok" |
  * "unreachable" | "unchecked"` (503 when unreachable). Counts and an age only: no content, no
- * addresses. Never cached.
+ * addresses. Never cached. While the store is unreachable the 503 says why (`reason`, e.g.
+ * "connection refused": server/store/pg_outage.ts) with a `Retry-After`, at once: the store fails
+ * fast while it is known to be down.
  */
 export function healthRoutes(opts: { upstream?: UpstreamProbe } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -36,10 +39,20 @@ export function healthRoutes(opts: { upstream?: UpstreamProbe } = {}): Hono<AppE
         return await deps.messages.stats();
       });
     } catch (err) {
-      createLogger(deps.config.LOG_LEVEL).error("healthz: the store could not be read", {
-        error: errorText(err),
-      });
-      return c.json({ status: "error", store: "unreachable" }, 503);
+      const down = err instanceof StoreUnavailableError;
+      // An outage is logged once by the store, not again at every probe of the balancer.
+      if (!down) {
+        createLogger(deps.config.LOG_LEVEL).error("healthz: the store could not be read", {
+          error: errorText(err),
+        });
+      }
+      const reason = down
+        ? err.reason
+        : /^no answer within/.test((err as Error)?.message ?? "")
+        ? `no answer within ${PROBE_TIMEOUT_MS} ms`
+        : "the store could not be read";
+      c.header("Retry-After", String(down ? err.retryAfterS : 5));
+      return c.json({ status: "error", store: "unreachable", reason }, 503);
     }
     const pending = s.pending + s.sending;
     const age = s.oldestPendingAgeSeconds;

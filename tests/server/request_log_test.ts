@@ -159,7 +159,11 @@ Deno.test("[request_log] /healthz answers with no data, and 503 when the store i
   }
   const closed = await api.app.request("/healthz");
   assert.equal(closed.status, 503);
-  assert.deepEqual(await closed.json(), { status: "error", store: "unreachable" });
+  assert.deepEqual(await closed.json(), {
+    status: "error",
+    store: "unreachable",
+    reason: "the store could not be read",
+  });
 });
 
 Deno.test("[request_log] /healthz keeps a slot for the upstream in relay mode", async () => {
