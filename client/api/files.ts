@@ -1,6 +1,6 @@
 import { UploadResponse } from "../shared/contract/documents.ts";
 import { ErrorBody } from "../shared/contract/endpoint.ts";
-import { ApiError, credentials, NetworkError } from "./http.ts";
+import { ApiError, credentials, NetworkError, unavailable } from "./http.ts";
 
 // Files over the API (spec §3 Upload form fields, §4 Upload progress): uploads with progress (fetch
 // has none; XMLHttpRequest's upload.onprogress has, GUIDE §5) and downloads with the bearer token
@@ -47,6 +47,9 @@ export function uploadFile(path: string, input: UploadInput): Promise<UploadResp
     xhr.onerror = () => reject(new NetworkError(new Error("upload failed")));
     xhr.ontimeout = xhr.onerror;
     xhr.onload = () => {
+      // The server cannot store it now (503): sent again later by the offline queue.
+      const away = unavailable(xhr.status, xhr.getResponseHeader("retry-after"));
+      if (away) return reject(away);
       if (xhr.status < 200 || xhr.status >= 300) {
         reject(errorOf(xhr.status, xhr.responseText));
         return;
@@ -81,6 +84,8 @@ export async function fetchFile(
   } catch (err) {
     throw new NetworkError(err);
   }
+  const away = unavailable(res.status, res.headers.get("retry-after"));
+  if (away) throw away;
   if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
   const blob = await res.blob();
   return { blob, type: res.headers.get("content-type") ?? blob.type };
@@ -97,5 +102,7 @@ export async function deleteRemote(remoteUrl: string, token: string): Promise<vo
   } catch (err) {
     throw new NetworkError(err);
   }
+  const away = unavailable(res.status, res.headers.get("retry-after"));
+  if (away) throw away;
   if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
 }

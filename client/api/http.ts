@@ -23,6 +23,27 @@ export class NetworkError extends Error {
   }
 }
 
+/**
+ * The server answered 503: it cannot reach its data just now (server/store/unavailable.ts), did
+ * nothing, and says when to try again. To the app that is the same as no network: lists come
+ * from the cache, writes wait in the offline queue and are sent later, a PIN unlocks offline
+ * (a correct PIN is never counted as wrong because the server is away).
+ */
+export class UnavailableError extends NetworkError {
+  constructor(readonly retryAfterS: number | null) {
+    super(new Error("the server is unavailable (503)"));
+    this.name = "UnavailableError";
+  }
+}
+
+/** An UnavailableError for a 503 answer (with its Retry-After), else null. */
+export function unavailable(status: number, retryAfter: string | null): UnavailableError | null {
+  if (status !== 503) return null;
+  const s = retryAfter?.trim() ?? "";
+  const at = /^\d+$/.test(s) ? Number(s) : s ? (Date.parse(s) - Date.now()) / 1000 : NaN;
+  return new UnavailableError(Number.isFinite(at) ? Math.max(0, Math.ceil(at)) : null);
+}
+
 /** Credentials the API layer attaches; set by the session actions, kept in memory only. */
 export const credentials: { bearer: string | null; deviceId: string | null } = {
   bearer: null,
@@ -107,6 +128,8 @@ export async function call<E extends Endpoint>(
   } catch (err) {
     throw new NetworkError(err);
   }
+  const away = unavailable(res.status, res.headers.get("retry-after"));
+  if (away) throw away;
   let json: unknown = null;
   try {
     json = await res.json();
