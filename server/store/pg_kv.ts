@@ -10,7 +10,6 @@ import postgres from "postgres";
 import { base64url, decodeKey, encodeKey, fromBase64url, hex, withByte } from "./pg_keys.ts";
 import { migrate, TABLE } from "./pg_schema.ts";
 import {
-  ENC_BYTES,
   encodeValue,
   entry,
   list,
@@ -19,10 +18,9 @@ import {
   type PgTxn,
   quiet,
   type Row,
-  stamp,
-  versionOf,
 } from "./pg_atomic.ts";
 import { Outage, reachFailure, type StoreState } from "./pg_outage.ts";
+import { copyBlobBatch } from "./pg_blob_copy.ts";
 import { StoreUnavailableError } from "./unavailable.ts";
 import type { BlobBatch, BlobBatchWriter } from "./blobs.ts";
 import type { LogFields } from "../log.ts";
@@ -219,45 +217,19 @@ export class PgKv implements BlobBatchWriter {
     }
   }
 
-  /**
-   * A pending blob's batch (blobs.ts), without a serialisable transaction: one statement that
-   * moves the blob's marker from `versionstamp` to a new one (or creates it, for null) and
-   * writes the chunks only if it did. The chunks' keys are new and read by no one until the
-   * record naming them commits, so no other write can conflict with them; the marker's row is
-   * the one thing shared (with the sweep and that commit), and a row write orders those. Under
-   * SERIALIZABLE every batch read-checked its marker and SSI's page locks made concurrent
-   * uploads fail each other, each retry sending its 720 KB again. The bytes go as parameters
-   * (no hex built in JS); a batch is never retried here. Null: the marker was not as expected.
-   */
+  /** A pending blob's batch (blobs.ts): its marker moved on and its chunks COPYed in. */
   writeBlobBatch(batch: BlobBatch): Promise<string | null> {
-    return this.#run(async () => {
+    return this.#run(() => {
       this.stats.blobBatches++;
       const marker = encodeValue(batch.marker.value);
-      const params: unknown[] = [encodeKey(batch.marker.key), marker.v, marker.enc];
-      const rows = batch.chunks.map(([k, v]) => {
-        params.push(encodeKey(k), v);
-        return `($${params.length - 1}::bytea, $${params.length}::bytea)`;
+      return copyBlobBatch(this.sql, {
+        marker: {
+          key: encodeKey(batch.marker.key),
+          ...marker,
+          versionstamp: batch.marker.versionstamp,
+        },
+        chunks: batch.chunks.map(([k, v]) => [encodeKey(k), v]),
       });
-      const t = TABLE;
-      const from = batch.marker.versionstamp;
-      const move = from === null
-        ? `INSERT INTO ${t} (k, v, enc, vs) SELECT $1, $2, $3, n FROM n
-             ON CONFLICT (k) DO NOTHING RETURNING vs`
-        : `UPDATE ${t} SET v = $2, enc = $3, vs = (SELECT n FROM n), expires_at = NULL
-             WHERE k = $1 AND vs = ${versionOf(from) ?? "NULL"} AND ${NOT_EXPIRED} RETURNING vs`;
-      const chunks = rows.length === 0 ? "" : `, c AS (
-          INSERT INTO ${t} (k, v, enc, vs)
-          SELECT r.k, r.v, ${ENC_BYTES}, m.vs FROM (VALUES ${rows.join(", ")}) AS r(k, v), m
-          ON CONFLICT (k) DO UPDATE SET v = excluded.v, enc = excluded.enc, vs = excluded.vs,
-            expires_at = NULL
-          RETURNING 1)`;
-      const [row] = await this.sql.unsafe<{ vs: string }[]>(
-        `WITH n AS MATERIALIZED (SELECT nextval('qcard_kv_versionstamp') AS n),
-          m AS (${move})${chunks}
-        SELECT vs FROM m`,
-        params as postgres.ParameterOrJSON<never>[],
-      );
-      return row ? stamp(row.vs) : null;
     });
   }
 
