@@ -2,11 +2,13 @@
  * Failing fast while PostgreSQL is unreachable (issue 32 §5). Without this, every call waited
  * for its own connection attempt, and postgres.js spaces reconnection attempts by a growing
  * backoff (up to 20 s): calls took 4–12 s to fail, and some over 15 s after the database was
- * back. Now the first call that cannot connect marks the store down; while it is down every
- * call fails at once with StoreUnavailableError (503 + Retry-After), and one probe a PROBE_MS
- * looks for the database, so calls succeed again within PROBE_MS of its return. A connection
- * lost under a call (the server restarted, a proxy dropped it) fails that call with 503 too,
- * but marks nothing down: the next call connects again, or finds that it cannot.
+ * back. Now a call that cannot connect fails with StoreUnavailableError (503 + Retry-After)
+ * and has a probe look at once: when the probe cannot connect either, the store is down, every
+ * call fails at once while it is, and one probe a PROBE_MS looks for the database, so calls
+ * succeed again within PROBE_MS of its return. (The probe's look keeps one slow connection
+ * attempt — an event loop held up under load — from failing every call.) A connection lost
+ * under a call (the server restarted, a proxy dropped it) fails that call with 503 too, but
+ * marks nothing down: the next call connects again, or finds that it cannot.
  */
 import { createLogger, type LogFields } from "../log.ts";
 import { StoreUnavailableError } from "./unavailable.ts";
@@ -67,6 +69,7 @@ export class Outage {
   #down: { reason: string; since: number } | null = null;
   #timer: ReturnType<typeof setTimeout> | undefined;
   #closed = false;
+  #confirming = false;
 
   constructor(
     private probe: () => Promise<unknown>,
@@ -85,20 +88,35 @@ export class Outage {
 
   /**
    * The error to throw for `err`: StoreUnavailableError for a failure to reach the database
-   * (marking the store down when no connection can be made), `err` itself otherwise.
+   * (and when no connection could be made, a probe looks whether the store is down), `err`
+   * itself otherwise.
    */
   failed(err: unknown): unknown {
     if (err instanceof StoreUnavailableError) return err;
     const f = reachFailure(err);
     if (!f) return err;
-    if (f.down && !this.#down && !this.#closed) {
-      this.#down = { reason: f.reason, since: Date.now() };
-      this.log("warn", "store unreachable: calls answer 503 until it is back", {
-        reason: f.reason,
-      });
-      this.#schedule();
-    }
+    if (f.down && !this.#down) void this.#confirm();
     return new StoreUnavailableError(f.reason, RETRY_AFTER_S, { cause: err });
+  }
+
+  /** One probe now: the store is down when it cannot connect either. */
+  async #confirm(): Promise<void> {
+    if (this.#confirming || this.#closed) return;
+    this.#confirming = true;
+    try {
+      await this.probe();
+    } catch (err) {
+      const f = reachFailure(err);
+      if (f?.down && !this.#down && !this.#closed) {
+        this.#down = { reason: f.reason, since: Date.now() };
+        this.log("warn", "store unreachable: calls answer 503 until it is back", {
+          reason: f.reason,
+        });
+        this.#schedule();
+      }
+    } finally {
+      this.#confirming = false;
+    }
   }
 
   /** Stops probing (the store is being closed). */

@@ -5,10 +5,13 @@
  * soon after the database is back. The database goes away behind a TCP proxy of this test (its
  * listener closed and its connections cut, so connecting is refused), not by stopping the
  * cluster other tests share. PostgreSQL only: run with QCARD_TEST_STORE=postgres (tests/run.ts's
- * PostgreSQL part), skipped on Deno KV, which cannot be away.
+ * PostgreSQL part), skipped on Deno KV, which cannot be away; the last test (when a failed
+ * connection means the store is down) needs no database and runs everywhere.
  */
 import assert from "node:assert/strict";
 import { openPgKv, type PgKv } from "../../server/store/pg_kv.ts";
+import { Outage } from "../../server/store/pg_outage.ts";
+import { StoreUnavailableError } from "../../server/store/unavailable.ts";
 import { testApp } from "../helpers.ts";
 import { freshPgUrl } from "../pg.ts";
 import { login } from "./api.ts";
@@ -200,4 +203,42 @@ Deno.test({
       await env.close();
     }
   },
+});
+
+Deno.test("[store outage] a failed connection marks the store down only when a probe cannot connect either", async () => {
+  const logs: string[] = [];
+  const log = (_level: string, msg: string) => void logs.push(msg);
+  const timeout = Object.assign(new Error("write CONNECT_TIMEOUT"), { code: "CONNECT_TIMEOUT" });
+  const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
+  const tick = () => new Promise((ok) => setTimeout(ok, 10));
+
+  // One slow connection attempt (an event loop held up under load): the call fails, the probe
+  // connects, the store stays up.
+  const lagging = new Outage(() => Promise.resolve(), log, 50);
+  const e = lagging.failed(timeout);
+  assert.ok(e instanceof StoreUnavailableError);
+  assert.equal(e.reason, "no connection within the connect timeout");
+  await tick();
+  assert.deepEqual(lagging.state, { up: true });
+  lagging.check();
+
+  // Refused, and the probe is refused too: down, calls refused at once, back once it answers.
+  let away = true;
+  const down = new Outage(() => away ? Promise.reject(refused) : Promise.resolve(), log, 50);
+  down.failed(refused);
+  await tick();
+  assert.equal(down.state.up, false);
+  assert.throws(() => down.check(), StoreUnavailableError);
+  away = false;
+  await new Promise((ok) => setTimeout(ok, 120));
+  assert.deepEqual(down.state, { up: true });
+  down.close();
+  // A statement's own error is not an outage.
+  const syntax = Object.assign(new Error("syntax error"), { code: "42601" });
+  assert.equal(lagging.failed(syntax), syntax);
+  assert.deepEqual(logs, [
+    "store unreachable: calls answer 503 until it is back",
+    "store reachable again",
+  ]);
+  lagging.close();
 });
