@@ -41,8 +41,6 @@ export interface AppEnv {
   Variables: {
     auth: AuthContext;
     deviceId: string;
-    /** The upload's body, read once by the idempotency middleware for its handler. */
-    uploadBody?: Uint8Array<ArrayBuffer>;
     deps: Deps;
     /** CSP hashes of the inline styles of the page answered (server/routes/static.ts). */
     styleHashes?: string[];

@@ -3,8 +3,9 @@ import { commitOnce } from "../store/idempotency.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
-import type { PendingBlob } from "../store/blobs.ts";
+import type { BlobStore, PendingBlob } from "../store/blobs.ts";
 import type { DocumentRecord } from "../store/documents.ts";
+import type { TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 import {
   addRefusal,
@@ -89,12 +90,16 @@ export async function checkContent(
   return { result: 1 as const, mimeType: sniff(head), message: null };
 }
 
-export interface UploadInput {
+/** Where a document goes and what it is (spec §3 Upload form fields). */
+export interface AttachTarget {
   record: string;
   record2?: string;
   record3?: string;
   documentType: "receipt" | "document";
   advanced: boolean;
+}
+
+export interface UploadInput extends AttachTarget {
   name: string;
   data: Uint8Array;
   preview: Uint8Array | null;
@@ -113,47 +118,98 @@ function checkPreview(tr: Tr, p: Uint8Array): string {
   return type;
 }
 
+/** What the checks before a file is stored found (planAttach), for finishAttach. */
+export interface AttachPlan {
+  target: AttachTarget;
+  name: string;
+  mimeType: string;
+  /** Where the file and its preview are stored (the document service's for advanced). */
+  blobs: BlobStore;
+}
+
+/**
+ * spec §5, §7 pwaauploaddocument: what can be checked before the file is stored — the
+ * caller's transaction (and the expense and card named with it), the file's name and first
+ * bytes (`size` when known), and that the transaction takes documents now. Throws the refusal.
+ */
+export async function planAttach(
+  deps: Deps,
+  user: User,
+  target: AttachTarget,
+  file: { name: string; head: Uint8Array; size?: number },
+): Promise<AttachPlan> {
+  const tr = await translate(user.locale);
+  const t = await ownTransaction(deps, user, target.record);
+  if (target.record2 && target.record2 !== t.expenseOid) {
+    throw badRequest("invalid_body", "record2: not this transaction's expense");
+  }
+  if (target.record3 && target.record3 !== t.cardOid) {
+    throw badRequest("invalid_body", "record3: not this transaction's card");
+  }
+  const allowed = await allowedFor(deps);
+  const refused = fileRefusal(tr, deps, allowed, file.name, file.head, file.size);
+  if (refused) throw refused;
+  await addRules(deps, user, t, tr);
+  return {
+    target,
+    name: file.name,
+    mimeType: sniff(file.head)!,
+    blobs: blobsOf(deps, { advancedSecurity: target.advanced }),
+  };
+}
+
+/** spec §5: refused, moved and reviewed transactions take no document; at most 20 each. */
+async function addRules(deps: Deps, user: User, t: TransactionRecord, tr: Tr) {
+  const refusal = addRefusal(t);
+  if (refusal) throw docError(409, tr, refusal);
+  const n = (await deps.store.documents.byTransaction(user.oid, t.authorizationId)).length;
+  if (n >= MAX_DOCUMENTS) throw docError(409, tr, "doc.tooMany", { max: MAX_DOCUMENTS });
+}
+
 /** spec §7 pwaauploaddocument: attaches a checked file to the caller's transaction. */
 export async function attachDocument(
   deps: Deps,
   user: User,
   input: UploadInput,
 ): Promise<UploadResponse> {
+  const plan = await planAttach(deps, user, input, {
+    name: input.name,
+    head: input.data,
+    size: input.data.length,
+  });
+  // Checked before the file is stored, as a refusal should cost nothing.
+  if (input.preview) checkPreview(await translate(user.locale), input.preview);
+  const file = await plan.blobs.write(input.data, deps.now());
+  return await finishAttach(deps, user, plan, file, input.preview);
+}
+
+/**
+ * The rest of an attach once the file is stored (pending, `file`): the preview checked and
+ * stored, then one atomic write checks the transaction's version, adds the document, commits
+ * the blobs and updates the counts, again after a lost race. A refusal drops the stored blobs;
+ * anything else (a crash, a commit whose outcome is unknown) leaves them to the sweep.
+ */
+export async function finishAttach(
+  deps: Deps,
+  user: User,
+  plan: AttachPlan,
+  file: PendingBlob,
+  previewBytes: Uint8Array | null,
+): Promise<UploadResponse> {
   const tr = await translate(user.locale);
   const { store } = deps;
-  let t = await ownTransaction(deps, user, input.record);
-  if (input.record2 && input.record2 !== t.expenseOid) {
-    throw badRequest("invalid_body", "record2: not this transaction's expense");
-  }
-  if (input.record3 && input.record3 !== t.cardOid) {
-    throw badRequest("invalid_body", "record3: not this transaction's card");
-  }
-  const allowed = await allowedFor(deps);
-  const refused = fileRefusal(tr, deps, allowed, input.name, input.data, input.data.length);
-  if (refused) throw refused;
-  const mimeType = sniff(input.data)!;
-  const previewType = input.preview ? checkPreview(tr, input.preview) : null;
-  const rules = async () => {
-    const refusal = addRefusal(t);
-    if (refusal) throw docError(409, tr, refusal);
-    const n = (await store.documents.byTransaction(user.oid, t.authorizationId)).length;
-    if (n >= MAX_DOCUMENTS) throw docError(409, tr, "doc.tooMany", { max: MAX_DOCUMENTS });
-  };
-  await rules();
-
-  const blobs = blobsOf(deps, { advancedSecurity: input.advanced });
-  const written: PendingBlob[] = [];
+  const { blobs, target } = plan;
+  const written: PendingBlob[] = [file];
   try {
-    const file = await blobs.write(input.data, deps.now());
-    written.push(file);
-    const preview = input.preview ? await blobs.write(input.preview, deps.now()) : null;
+    const previewType = previewBytes ? checkPreview(tr, previewBytes) : null;
+    const preview = previewBytes ? await blobs.write(previewBytes, deps.now()) : null;
     if (preview) written.push(preview);
     for (let i = 0; i < RETRIES; i++) {
       if (i > 0) await backoff(i);
-      const entry = await store.transactions.get(user.oid, t.oid);
+      const entry = await store.transactions.get(user.oid, target.record);
       if (!entry.value) throw docError(409, tr, "doc.uploadFailed");
-      t = entry.value;
-      if (i > 0) await rules();
+      const t = entry.value;
+      await addRules(deps, user, t, tr);
       const now = deps.now();
       const d: DocumentRecord = {
         v: 1,
@@ -161,15 +217,15 @@ export async function attachDocument(
         userOid: user.oid,
         authorizationId: t.authorizationId,
         transactionOid: t.oid,
-        documentType: input.documentType,
-        name: input.name.slice(0, 255),
-        mimeType,
+        documentType: target.documentType,
+        name: plan.name.slice(0, 255),
+        mimeType: plan.mimeType,
         size: file.size,
         blob: { id: file.id, size: file.size, chunks: file.chunks },
         preview: preview
           ? { id: preview.id, size: preview.size, chunks: preview.chunks, mimeType: previewType! }
           : null,
-        advancedSecurity: input.advanced,
+        advancedSecurity: target.advanced,
         note: "",
         createdAt: now,
         updatedAt: now,
@@ -184,7 +240,7 @@ export async function attachDocument(
       await deps.faults?.beforeCommit?.("document");
       if (!(await commitOnce(op)).ok) {
         // Lost a race on the transaction, or our pending blobs were swept: which one?
-        if (await sweptMeanwhile(deps, input.advanced, written)) {
+        if (await sweptMeanwhile(deps, target.advanced, written)) {
           throw docError(409, tr, "doc.uploadFailed");
         }
         continue;

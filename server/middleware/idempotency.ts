@@ -3,10 +3,6 @@ import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import type { AppEnv } from "../env.ts";
 import { cards } from "../../client/shared/contract/cards.ts";
 import { readLimited } from "./body.ts";
-import { docError } from "../domain/documents.ts";
-import { formatSize, uploadBodyLimit } from "../domain/uploads.ts";
-import { translate } from "../i18n.ts";
-import { parseMultipart } from "../routes/documents.ts";
 import { type HeldKey, type IdemRecord, markCommitted, underKey } from "../store/idempotency.ts";
 
 // Idempotency keys (GUIDE §5): the offline queue replays writes whose answer may
@@ -49,38 +45,41 @@ async function sha256Hex(data: Uint8Array<ArrayBuffer>): Promise<string> {
 
 const enc = new TextEncoder();
 
-/**
- * SHA-256 of method, path, sorted query and body. A multipart body is hashed by its parts
- * (fields sorted, each file's name and bytes) rather than its raw bytes: a browser chooses a
- * new boundary every time it sends a FormData, so the same upload never has the same bytes.
- */
-export async function fingerprint(
-  method: string,
-  url: string,
-  contentType: string,
-  body: Uint8Array,
-): Promise<string> {
+/** The method, path and sorted query of a request, as its fingerprint begins. */
+function requestHead(method: string, url: string): string {
   const u = new URL(url, "http://x");
   const query = [...u.searchParams].sort(([a, x], [b, y]) =>
     a < b ? -1 : a > b ? 1 : x < y ? -1 : x > y ? 1 : 0
   );
-  const head = JSON.stringify([method.toUpperCase(), u.pathname, query]);
-  let bodyHash: string;
-  const form = /^multipart\/form-data/i.test(contentType)
-    ? parseMultipart(contentType, body)
-    : null;
-  if (form) {
-    const files: [string, string, string][] = [];
-    for (const [field, f] of form.files) {
-      files.push([field, f.name, await sha256Hex(f.data.slice())]);
-    }
-    files.sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
-    const fields = Object.entries(form.fields).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
-    bodyHash = await sha256Hex(enc.encode(JSON.stringify(["multipart", fields, files])));
-  } else {
-    bodyHash = await sha256Hex(body.slice());
-  }
-  return await sha256Hex(enc.encode(`${head}\n${bodyHash}`));
+  return JSON.stringify([method.toUpperCase(), u.pathname, query]);
+}
+
+/** SHA-256 of method, path, sorted query and body. */
+export async function fingerprint(
+  method: string,
+  url: string,
+  body: Uint8Array<ArrayBuffer>,
+): Promise<string> {
+  const bodyHash = await sha256Hex(body);
+  return await sha256Hex(enc.encode(`${requestHead(method, url)}\n${bodyHash}`));
+}
+
+/**
+ * The fingerprint of a multipart form, by its parts (fields sorted, each file's field, name and
+ * SHA-256) rather than its raw bytes: a browser chooses a new boundary every time it sends a
+ * FormData, so the same upload never has the same bytes. The upload computes its files' hashes
+ * while it stores them (routes/upload.ts).
+ */
+export async function formFingerprint(
+  method: string,
+  url: string,
+  fields: Record<string, string>,
+  files: [field: string, name: string, sha256: string][],
+): Promise<string> {
+  const sorted = [...files].sort((a, b) => a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+  const f = Object.entries(fields).sort(([a], [b]) => a < b ? -1 : a > b ? 1 : 0);
+  const bodyHash = await sha256Hex(enc.encode(JSON.stringify(["multipart", f, sorted])));
+  return await sha256Hex(enc.encode(`${requestHead(method, url)}\n${bodyHash}`));
 }
 
 /**
@@ -90,162 +89,186 @@ export async function fingerprint(
  */
 const NEVER_KEPT = new Set([`/bonita${cards.validateSecurePin.path}`]);
 
+/** The key a request runs under: its record's KV key (the caller's scope and the header). */
+export interface IdemKey {
+  key: Deno.KvKey;
+  header: string;
+}
+
 /**
+ * The key a request runs under: null when none applies, a 400 answer when it is malformed.
  * Who the key belongs to: the bearer's device (its user's, that device's), as callerFirst
- * found it before any body was read; null for a request whose key is not honoured. Stripe's
- * rule (GUIDE §6): keys belong to an authenticated caller and apply to POST only. The offline
- * queue replays bearer calls only (client/offline/replay.ts: comments, notes, VAT, uploads),
- * so a key with only a device-id is ignored: no device call is replayed, none is kept.
+ * found it before any body was read. Stripe's rule (GUIDE §6): keys belong to an
+ * authenticated caller and apply to POST only. The offline queue replays bearer calls only
+ * (client/offline/replay.ts: comments, notes, VAT, uploads), so a key with only a device-id
+ * is ignored: no device call is replayed, none is kept.
  */
-function scopeOf(c: Context<AppEnv>) {
+export function keyOf(c: Context<AppEnv>): IdemKey | Response | null {
+  const header = c.req.header(IDEMPOTENCY_HEADER);
+  if (header === undefined) return null;
   if (c.req.method !== "POST" || NEVER_KEPT.has(c.req.path)) return null;
   const auth = c.get("auth");
   if (!auth) return null;
-  return { scope: `u:${auth.user.oid}:d:${auth.device.deviceId}`, locale: auth.user.locale };
+  if (!KEY.test(header)) {
+    return json(
+      400,
+      "invalid_idempotency_key",
+      "Idempotency-Key must be 8-128 letters, digits, - or _",
+    );
+  }
+  return { key: ["idem", `u:${auth.user.oid}:d:${auth.device.deviceId}`, header], header };
+}
+
+/** Whether `k` holds a live record now: a request under it ran, or is running. */
+export async function keyHeld(c: Context<AppEnv>, k: IdemKey): Promise<boolean> {
+  const deps = c.var.deps;
+  const v = (await deps.store.kv.get<Rec>(k.key)).value;
+  const now = deps.now();
+  return !!v && (v.state === "pending" ? v.until > now : v.expiresAt > now);
 }
 
 /**
  * The idempotency middleware for the API, mounted after callerFirst and the JSON body, before
- * the routes. The upload's body is not buffered by then: it is read here (its bearer already
- * checked), within the upload's own limits, and handed on to the handler. Only a bearer's
- * POST with the header runs under a key; every other request passes untouched (a GET, a
- * reveal, a PIN call, a caller without a bearer). Only 2xx answers are kept: after a 4xx the
- * key is free again (the write did not happen), after a 5xx the client retries.
+ * the routes. Only a bearer's POST with the header runs under a key; every other request
+ * passes untouched (a GET, a reveal, a PIN call, a caller without a bearer). The upload reads
+ * its body as it arrives and runs under its key itself (routes/upload.ts, with `once`).
  */
 export function idempotency(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = c.req.header(IDEMPOTENCY_HEADER);
-    if (key === undefined) return await next();
-    const who = scopeOf(c);
-    if (!who) return await next();
-    const method = c.req.method;
-    if (!KEY.test(key)) {
-      return json(
-        400,
-        "invalid_idempotency_key",
-        "Idempotency-Key must be 8-128 letters, digits, - or _",
-      );
-    }
+    if (c.req.path === `/bonita${UPLOAD_PATH}`) return await next();
+    const k = keyOf(c);
+    if (k === null) return await next();
+    if (k instanceof Response) return k;
     const deps = c.var.deps;
     const raw = c.req.raw;
-    let body: Uint8Array = new Uint8Array();
+    let body = new Uint8Array();
     if (raw.body) {
-      const upload = c.req.path === `/bonita${UPLOAD_PATH}`;
-      const max = upload ? uploadBodyLimit(deps.config) : Infinity;
-      const declared = raw.headers.get("content-length");
-      if (upload && declared && Number(declared) > max) return await next(); // the handler's 413
-      const read = await readLimited(
-        raw.body,
-        max,
-        upload ? deps.config.UPLOAD_TIMEOUT_MS : deps.config.BODY_TIMEOUT_MS,
-      );
-      if (!read.ok && read.reason === "too_large") {
-        const tr = await translate(who.locale);
-        throw docError(413, tr, "doc.tooLarge", { max: formatSize(deps.config.UPLOAD_MAX_BYTES) });
-      }
+      const read = await readLimited(raw.body, Infinity, deps.config.BODY_TIMEOUT_MS);
       if (!read.ok && read.reason === "timeout") {
-        return json(408, "body_timeout", "The upload took too long");
+        return json(408, "body_timeout", "The request body was not received in time");
       }
       if (!read.ok) return json(400, "body_unreadable", "The request body could not be read");
       body = read.body;
       c.req.raw = new Request(raw, { body: read.body });
     }
-    const fp = await fingerprint(method, raw.url, raw.headers.get("content-type") ?? "", body);
-    const kv = deps.store.kv;
-    const k: Deno.KvKey = ["idem", who.scope, key];
-    const waitUntil = Date.now() + WAIT_MS;
-    // Take the key (a lease), or answer from what it holds.
-    let lease: { value: Pending; versionstamp: string };
-    for (;;) {
-      const cur = await kv.get<Rec>(k);
-      const now = deps.now();
-      const v = cur.value;
-      const live = v && (v.state === "pending" ? v.until > now : v.expiresAt > now);
-      if (v && live) {
-        if (v.fp !== fp) {
-          return json(
-            422,
-            "idempotency_mismatch",
-            "This Idempotency-Key was already used for another request",
-          );
-        }
-        if (v.state === "done") return replay(v);
-        // Written, and its request gone without an answer (a crash, or a 5xx after the
-        // write): done, but there is nothing to repeat. While its lease runs, wait for it.
-        if (v.state === "committed" && v.until <= now) return replay(v);
-        if (Date.now() >= waitUntil) {
-          return json(
-            409,
-            "idempotency_in_progress",
-            "A request with this Idempotency-Key is still being processed",
-          );
-        }
-        await new Promise((r) => setTimeout(r, POLL_MS));
-        continue;
-      }
-      const mine: Pending = { state: "pending", fp, until: now + LEASE_MS };
-      const ok = await kv.atomic().check(cur).set(k, mine, { expireIn: LEASE_MS }).commit();
-      if (ok.ok) {
-        lease = { value: mine, versionstamp: ok.versionstamp };
-        break;
-      }
-    }
-    // The handler runs under the key: a write that must happen once commits through
-    // commitOnce (server/store/idempotency.ts), checked against this lease and marking the
-    // key committed in the same operation. `held.versionstamp` follows those writes.
-    const held: HeldKey = {
-      key: k,
-      fp,
-      versionstamp: lease.versionstamp,
-      until: lease.value.until,
-      ttlMs: IDEMPOTENCY_TTL_MS,
-      now: () => deps.now(),
-      committed: false,
-      open: true,
-    };
-    let kept = false;
-    try {
-      try {
-        await underKey(held, () => next());
-      } finally {
-        held.open = false;
-      }
-      await deps.faults?.beforeCommit?.("idempotency.answer");
-      const res = c.res;
-      // A refusal (4xx) is not kept: nothing was done, and the same request may succeed
-      // later (GUIDE §6). A write that did commit keeps its mark (the finally below).
-      if (res.status < 400) {
-        const text = await res.clone().text();
-        const small = enc.encode(text).length <= MAX_STORED_BODY;
-        if (!small) console.warn(`idempotent answer not kept (${text.length} chars): ${key}`);
-        const done: Done = {
-          state: "done",
-          fp,
-          status: res.status,
-          headers: KEPT_HEADERS.flatMap((h) => {
-            const v = res.headers.get(h);
-            return v === null ? [] : [[h, v] as [string, string]];
-          }),
-          body: small ? text : null,
-          expiresAt: deps.now() + IDEMPOTENCY_TTL_MS,
-        };
-        const w = await kv.atomic().check({ key: k, versionstamp: held.versionstamp })
-          .set(k, done, { expireIn: IDEMPOTENCY_TTL_MS })
-          .commit();
-        kept = w.ok;
-      }
-    } finally {
-      if (!kept) {
-        // A 4xx, a 5xx or a thrown error after the write: the write stands, so a repeat must
-        // not run it again; it is told at once that it was carried out. Before any write: the
-        // key is freed, so the client's retry runs.
-        const end = held.committed
-          ? markCommitted(kv.atomic(), held, deps.now())
-          : kv.atomic().check({ key: k, versionstamp: held.versionstamp }).delete(k);
-        await end.commit().catch(() => {});
-      }
-    }
+    const fp = await fingerprint(c.req.method, raw.url, body);
+    return await once(c, k, fp, async () => {
+      await next();
+      return c.res;
+    });
   };
+}
+
+/**
+ * Runs `run` once for the request's key and fingerprint `fp`, and answers what it answered;
+ * every repeat gets that answer. Same key with another request → 422; a repeat while the first
+ * is still running waits for it (or 409 when it takes too long). Only 2xx answers are kept:
+ * after a 4xx the key is free again (the write did not happen), after a 5xx the client retries.
+ */
+export async function once(
+  c: Context<AppEnv>,
+  k: IdemKey,
+  fp: string,
+  run: () => Promise<Response>,
+): Promise<Response> {
+  const deps = c.var.deps;
+  const kv = deps.store.kv;
+  const waitUntil = Date.now() + WAIT_MS;
+  // Take the key (a lease), or answer from what it holds.
+  let lease: { value: Pending; versionstamp: string };
+  for (;;) {
+    const cur = await kv.get<Rec>(k.key);
+    const now = deps.now();
+    const v = cur.value;
+    const live = v && (v.state === "pending" ? v.until > now : v.expiresAt > now);
+    if (v && live) {
+      if (v.fp !== fp) {
+        return json(
+          422,
+          "idempotency_mismatch",
+          "This Idempotency-Key was already used for another request",
+        );
+      }
+      if (v.state === "done") return replay(v);
+      // Written, and its request gone without an answer (a crash, or a 5xx after the
+      // write): done, but there is nothing to repeat. While its lease runs, wait for it.
+      if (v.state === "committed" && v.until <= now) return replay(v);
+      if (Date.now() >= waitUntil) return inProgress();
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      continue;
+    }
+    const mine: Pending = { state: "pending", fp, until: now + LEASE_MS };
+    const ok = await kv.atomic().check(cur).set(k.key, mine, { expireIn: LEASE_MS }).commit();
+    if (ok.ok) {
+      lease = { value: mine, versionstamp: ok.versionstamp };
+      break;
+    }
+  }
+  // The handler runs under the key: a write that must happen once commits through
+  // commitOnce (server/store/idempotency.ts), checked against this lease and marking the
+  // key committed in the same operation. `held.versionstamp` follows those writes.
+  const held: HeldKey = {
+    key: k.key,
+    fp,
+    versionstamp: lease.versionstamp,
+    until: lease.value.until,
+    ttlMs: IDEMPOTENCY_TTL_MS,
+    now: () => deps.now(),
+    committed: false,
+    open: true,
+  };
+  let kept = false;
+  try {
+    let res: Response;
+    try {
+      res = await underKey(held, run);
+    } finally {
+      held.open = false;
+    }
+    await deps.faults?.beforeCommit?.("idempotency.answer");
+    // A refusal (4xx) is not kept: nothing was done, and the same request may succeed
+    // later (GUIDE §6). A write that did commit keeps its mark (the finally below).
+    if (res.status < 400) {
+      const text = await res.clone().text();
+      const small = enc.encode(text).length <= MAX_STORED_BODY;
+      if (!small) console.warn(`idempotent answer not kept (${text.length} chars): ${k.header}`);
+      const done: Done = {
+        state: "done",
+        fp,
+        status: res.status,
+        headers: KEPT_HEADERS.flatMap((h) => {
+          const v = res.headers.get(h);
+          return v === null ? [] : [[h, v] as [string, string]];
+        }),
+        body: small ? text : null,
+        expiresAt: deps.now() + IDEMPOTENCY_TTL_MS,
+      };
+      const w = await kv.atomic().check({ key: k.key, versionstamp: held.versionstamp })
+        .set(k.key, done, { expireIn: IDEMPOTENCY_TTL_MS })
+        .commit();
+      kept = w.ok;
+    }
+    return res;
+  } finally {
+    if (!kept) {
+      // A 4xx, a 5xx or a thrown error after the write: the write stands, so a repeat must
+      // not run it again; it is told at once that it was carried out. Before any write: the
+      // key is freed, so the client's retry runs.
+      const end = held.committed
+        ? markCommitted(kv.atomic(), held, deps.now())
+        : kv.atomic().check({ key: k.key, versionstamp: held.versionstamp }).delete(k.key);
+      await end.commit().catch(() => {});
+    }
+  }
+}
+
+/** A repeat while the first request still runs (the offline queue tries again later). */
+export function inProgress(): Response {
+  return json(
+    409,
+    "idempotency_in_progress",
+    "A request with this Idempotency-Key is still being processed",
+  );
 }
 
 function replay(v: Done | Committed): Response {

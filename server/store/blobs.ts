@@ -141,6 +141,23 @@ export class KvBlobStore implements BlobStore {
       size += c.length;
       if (batch.length === CHUNKS_PER_OP) await flush();
     };
+    try {
+      await this.#writeAll(data, push);
+      await flush();
+    } catch (err) {
+      // The source failed (an upload broken off or too large) or the store did: what was
+      // written goes now, as far as the store lets it (else the sweep finds the marker).
+      await this.purge({ id, size, chunks }).catch(() => {});
+      throw err;
+    }
+    return { id, size, chunks, versionstamp };
+  }
+
+  /** `data` to `push` in CHUNK_SIZE pieces (a stream's parts are gathered into them). */
+  async #writeAll(
+    data: Uint8Array | ReadableStream<Uint8Array>,
+    push: (c: Uint8Array) => Promise<void>,
+  ): Promise<void> {
     if (data instanceof Uint8Array) {
       for (let i = 0; i < data.length; i += CHUNK_SIZE) {
         await push(data.subarray(i, i + CHUNK_SIZE));
@@ -164,8 +181,6 @@ export class KvBlobStore implements BlobStore {
       }
       if (fill) await push(buf.subarray(0, fill));
     }
-    await flush();
-    return { id, size, chunks, versionstamp };
   }
 
   commit(op: Deno.AtomicOperation, blob: PendingBlob): Deno.AtomicOperation {
