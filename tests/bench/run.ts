@@ -26,6 +26,7 @@ import { benchScale } from "./scale.ts";
 import { benchTransactions } from "./transactions.ts";
 import { benchTransactionsTab } from "./transactions_tab.ts";
 import { benchUploads } from "./uploads.ts";
+import { benchUploadLoad } from "./upload_load.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
 
@@ -220,6 +221,9 @@ await benchPdfFirstPage(line);
 
 // Uploads: a 10 MB upload through the API against raw KV chunk writes. See uploads.ts.
 await benchUploads(line);
+// 16 concurrent 10 MB uploads to a main.ts on a KV file and on PostgreSQL: time, answers,
+// server RSS growth, rollbacks (issue 32 §4). See upload_load.ts.
+await benchUploadLoad(line);
 await benchCapture(line);
 
 // Web push: fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
