@@ -127,15 +127,18 @@ export async function* formParts(
   const first = delim.subarray(2);
   let buf: Uint8Array = new Uint8Array(0);
   let ended = false;
-  const more = async (): Promise<boolean> => {
-    if (ended) return false;
+  /** The body's next piece as it came, or null at its end. */
+  const next = async (): Promise<Uint8Array | null> => {
+    if (ended) return null;
     const r = await reader.read();
-    if (r.done) {
-      ended = true;
-      return false;
-    }
-    buf = concat(buf, r.value);
-    return true;
+    if (!r.done) return r.value;
+    ended = true;
+    return null;
+  };
+  const more = async (): Promise<boolean> => {
+    const c = await next();
+    if (c) buf = concat(buf, c);
+    return c !== null;
   };
   /** At least `n` bytes in buf, or false at the end of the body. */
   const need = async (n: number) => {
@@ -191,7 +194,25 @@ export async function* formParts(
           const out = buf.subarray(0, buf.length - keep);
           buf = buf.subarray(buf.length - keep);
           if (out.length) return out;
-          if (!(await more())) throw new MultipartError();
+          const c = await next();
+          if (!c) throw new MultipartError();
+          if (buf.length === 0 || c.length < delim.length) {
+            buf = concat(buf, c);
+            continue;
+          }
+          // A delimiter across the seam starts in the few bytes kept: looked for in them and
+          // the start of the new piece, so the piece itself is not copied.
+          const seam = concat(buf, c.subarray(0, delim.length));
+          const at2 = indexOf(seam, delim);
+          if (at2 >= 0 && at2 < buf.length) {
+            const before = buf.subarray(0, at2);
+            buf = c.subarray(at2 + delim.length - buf.length);
+            done = true;
+            return before.length ? before : null;
+          }
+          const kept = buf;
+          buf = c;
+          return kept;
         }
       };
       const name = param("name");
