@@ -4,13 +4,13 @@
  * (its `kv` table, read-only), PostgreSQL in one REPEATABLE READ transaction; a remote KV
  * (KV Connect) through the Deno.Kv API, entry by entry, without expiries.
  */
-import { deserialize, serialize } from "node:v8";
 import postgres from "postgres";
 import { isPostgresUrl } from "../config.ts";
 import { openKv } from "./kv.ts";
 import { encodeKey } from "./pg_keys.ts";
 import { NOT_EXPIRED, readU64 } from "./pg_atomic.ts";
 import { TABLE } from "./pg_schema.ts";
+import { deserializeValue, serializeValue } from "./kv_values.ts";
 
 /** A value as stored: V8-serialised, raw bytes (a top-level Uint8Array), or a Deno.KvU64. */
 export type StoredValue =
@@ -111,8 +111,12 @@ function unknownEncoding(e: number): never {
   throw new Error(`Unknown value encoding ${e} in the KV file`);
 }
 
-/** The PostgreSQL store's encodings (pg_atomic.ts): V8, raw bytes, big-endian U64. */
-const PG_V8 = 1, PG_BYTES = 2, PG_U64 = 3;
+/**
+ * The PostgreSQL store's encodings (pg_atomic.ts): V8 as Deno KV serialises it (4), raw bytes,
+ * big-endian U64, and V8 by node:v8 (1, an earlier version's rows): both V8 kinds are "v8"
+ * here, as fromStored reads either.
+ */
+const PG_NODE_V8 = 1, PG_BYTES = 2, PG_U64 = 3, PG_V8 = 4;
 
 async function* readPg(url: string): AsyncGenerator<StoreRecord> {
   const sql = postgres(url, { max: 1, onnotice: () => {}, fetch_types: false });
@@ -129,7 +133,7 @@ async function* readPg(url: string): AsyncGenerator<StoreRecord> {
     for await (const page of rows) {
       for (const r of page) {
         const v = new Uint8Array(r.v);
-        const value: StoredValue = r.enc === PG_V8
+        const value: StoredValue = r.enc === PG_V8 || r.enc === PG_NODE_V8
           ? { t: "v8", v }
           : r.enc === PG_BYTES
           ? { t: "bytes", v }
@@ -156,19 +160,24 @@ async function* readApi(kv: Deno.Kv): AsyncGenerator<StoreRecord> {
   }
 }
 
-/** A value read through the Deno.Kv API, as stored. */
+/** A value read through the Deno.Kv API, as stored (serialised as Deno KV does). */
 export function toStored(value: unknown): StoredValue {
-  if (value instanceof Deno.KvU64) return { t: "u64", v: value.value };
-  if (value instanceof Uint8Array && value.constructor === Uint8Array) {
-    return { t: "bytes", v: value };
-  }
-  return { t: "v8", v: serialize(value) };
+  const raw = serializeValue(value);
+  if (raw.kind === "u64") return { t: "u64", v: raw.value };
+  return { t: raw.kind === "bytes" ? "bytes" : "v8", v: raw.value as Uint8Array };
 }
 
-/** The value to hand to Deno.Kv's set. */
+/**
+ * The value to hand to Deno.Kv's set. "v8" bytes are Deno KV's serialisation (a KV file's, the
+ * PostgreSQL store's); bytes node:v8 wrote (that store's earlier rows, typed arrays inside)
+ * Deno's reader refuses, and node:v8's reads them.
+ */
 export function fromStored(s: StoredValue): unknown {
   if (s.t === "u64") return new Deno.KvU64(s.v);
   if (s.t === "bytes") return Uint8Array.from(s.v);
-  // A copy: node:v8 misreads typed arrays inside a view on a larger buffer.
-  return deserialize(Uint8Array.from(s.v));
+  try {
+    return deserializeValue({ kind: "v8", value: Uint8Array.from(s.v) });
+  } catch {
+    return deserializeValue({ kind: "node-v8", value: Uint8Array.from(s.v) });
+  }
 }

@@ -64,8 +64,15 @@ function pushDouble(out: number[], x: number) {
   out.push(DOUBLE, ...b);
 }
 
-/** The key's bytes; throws TypeError for a part Deno KV refuses. */
+/** The key's bytes; throws TypeError for a part Deno KV refuses, or a key too large to write. */
 export function encodeKey(key: Deno.KvKey): Uint8Array {
+  const out = encodeKeyBytes(key);
+  if (out.length > MAX_KEY_BYTES) throw new TypeError("Key too large for write (max 2048 bytes)");
+  return out;
+}
+
+/** The key's bytes, whatever their length (kv_ops.ts checks read and write sizes itself). */
+export function encodeKeyBytes(key: Deno.KvKey, badPart = "Invalid key part"): Uint8Array {
   const out: number[] = [];
   for (const part of key) {
     if (part instanceof Uint8Array) {
@@ -77,9 +84,8 @@ export function encodeKey(key: Deno.KvKey): Uint8Array {
     } else if (typeof part === "bigint") pushBigint(out, part);
     else if (typeof part === "number") pushDouble(out, part);
     else if (typeof part === "boolean") out.push(part ? TRUE : FALSE);
-    else throw new TypeError(`Invalid key part: ${typeof part}`);
+    else throw new TypeError(`${badPart}: ${typeof part}`);
   }
-  if (out.length > MAX_KEY_BYTES) throw new TypeError("Key too large for write (max 2048 bytes)");
   return Uint8Array.from(out);
 }
 

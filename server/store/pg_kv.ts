@@ -1,29 +1,37 @@
 /**
- * The part of the Deno.Kv interface QCard uses, on PostgreSQL: one table of
- * (key bytes, value bytes, versionstamp, expiry), keys in Deno KV's order-preserving encoding
- * (pg_keys.ts) so a bytea range is a Deno KV range. Every write is one SERIALIZABLE
- * transaction retried on serialization failure: checks (absent keys too — SSI locks the
- * index range it read), sums and sets are all-or-nothing, and of concurrent checked writes on
- * one key exactly one wins, as on Deno KV. The domain code runs unchanged on either store.
+ * The PostgreSQL store: a Deno.Kv (kv_front.ts: Deno KV's own JavaScript layer and checks, so
+ * it answers and refuses as Deno KV does; tests/kv_suite runs Deno's own KV tests on it) over
+ * one table of (key bytes, value bytes, versionstamp, expiry), keys in Deno KV's
+ * order-preserving encoding (pg_keys.ts) so a bytea range is a Deno KV range. Every write is
+ * one SERIALIZABLE transaction retried on serialization failure: checks (absent keys too — SSI
+ * locks the index range it read), sums and sets are all-or-nothing, and of concurrent checked
+ * writes on one key exactly one wins, as on Deno KV. watch() is LISTEN/NOTIFY: each commit
+ * names the keys it wrote (pg_notify, delivered at commit) on the schema's channel, and a
+ * watcher re-reads its keys when one of them is named. The domain code runs unchanged on
+ * either store.
  */
 import postgres from "postgres";
-import { base64url, decodeKey, encodeKey, fromBase64url, hex, withByte } from "./pg_keys.ts";
+import { encodeKey, hex } from "./pg_keys.ts";
 import { migrate, TABLE } from "./pg_schema.ts";
 import {
-  encodeValue,
-  entry,
   list,
   NOT_EXPIRED,
-  PgAtomic,
   type PgTxn,
   quiet,
+  rawOf,
   type Row,
+  stamp,
+  storedOf,
+  writeAtomic,
 } from "./pg_atomic.ts";
 import { Outage, reachFailure, type StoreState } from "./pg_outage.ts";
 import { copyBlobBatch } from "./pg_blob_copy.ts";
 import { StoreUnavailableError } from "./unavailable.ts";
 import type { BlobBatch, BlobBatchWriter } from "./blobs.ts";
 import type { LogFields } from "../log.ts";
+import { FrontKv } from "./kv_front.ts";
+import type { BackendEntry, KvBackend, ReadRange, WriteCheck, WriteMutation } from "./kv_ops.ts";
+import { serializeValue } from "./kv_values.ts";
 
 /** SQLSTATEs after which the whole transaction is simply tried again. */
 const RETRY = new Set(["40001", "40P01", "23505"]);
@@ -74,22 +82,64 @@ export async function openPgKv(url: string, opts: PgKvOptions = {}): Promise<Den
     backoff: () => 0,
     connection: { application_name: "qcard" },
   });
+  let schema: string;
   try {
-    await migrate(sql);
+    schema = await migrate(sql);
   } catch (e) {
     await sql.end({ timeout: 1 });
     throw e;
   }
-  return new PgKv(sql, opts) as unknown as Deno.Kv;
+  return new PgStore(new PgKv(sql, schema, opts)) as unknown as Deno.Kv;
 }
 
-export class PgKv implements BlobBatchWriter {
+/** 32-bit FNV-1a of a key's bytes, as 8 hex digits: how a commit names a key to watchers. */
+function keyTag(k: Uint8Array): string {
+  let h = 0x811c9dc5;
+  for (const b of k) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+  return h.toString(16).padStart(8, "0");
+}
+/** NOTIFY payloads stay under PostgreSQL's 8,000 bytes; more keys say "*" (re-read all). */
+const MAX_NOTE = 7_900;
+
+/**
+ * The store as the app sees it: a Deno.Kv (FrontKv) that also writes blob batches itself
+ * (blobs.ts) and tells /healthz whether the database is reachable. Inspecting it prints what
+ * Deno KV prints (`Kv {}`): the connection's options, password included, never reach a log.
+ */
+export class PgStore extends FrontKv implements BlobBatchWriter {
+  readonly #pg: PgKv;
+  constructor(pg: PgKv) {
+    super(pg);
+    this.#pg = pg;
+  }
+  writeBlobBatch(batch: BlobBatch): Promise<string | null> {
+    return this.#pg.writeBlobBatch(batch);
+  }
+  /** Reachable, or down since when and why (/healthz). */
+  get state(): StoreState {
+    return this.#pg.state;
+  }
+  get stats(): PgKvStats {
+    return this.#pg.stats;
+  }
+  /** The pool (tests look at its connections). */
+  get sql(): postgres.Sql {
+    return this.#pg.sql;
+  }
+}
+
+export class PgKv implements KvBackend {
   #lastSweep = Date.now();
   #outage: Outage;
+  #channel: string;
+  #watchers = new Set<(tags: string) => void>();
+  #listening: Promise<{ unlisten(): Promise<void> }> | null = null;
   readonly stats: PgKvStats = { tries: 0, retries: 0, gaveUp: 0, blobBatches: 0 };
 
-  constructor(readonly sql: postgres.Sql, opts: PgKvOptions = {}) {
+  constructor(readonly sql: postgres.Sql, schema: string, opts: PgKvOptions = {}) {
     this.#outage = new Outage(() => this.sql`SELECT 1`.execute(), opts.log);
+    // One channel a schema (tests share a database, one schema each).
+    this.#channel = `qcard_kv_${keyTag(new TextEncoder().encode(schema))}`;
   }
 
   /** Reachable, or down since when and why (/healthz). */
@@ -112,38 +162,40 @@ export class PgKv implements BlobBatchWriter {
     return await this.#run(f);
   }
 
-  get<T = unknown>(key: Deno.KvKey): Promise<Deno.KvEntryMaybe<T>> {
-    return this.#run(async () => {
-      const rows = await this.sql<Row[]>`SELECT v, enc, vs FROM ${this.sql(TABLE)}
-        WHERE k = ${encodeKey(key)} AND ${this.sql.unsafe(NOT_EXPIRED)}`;
-      return rows[0] ? entry<T>(key, rows[0]) : { key, value: null, versionstamp: null };
-    }, true);
-  }
-
-  async getMany<T extends readonly unknown[]>(
-    keys: readonly [...{ [K in keyof T]: Deno.KvKey }],
-  ): Promise<{ [K in keyof T]: Deno.KvEntryMaybe<T[K]> }> {
-    const hexes = keys.map((k) => hex(encodeKey(k)));
-    const rows = hexes.length === 0 ? [] : await this.#run(() =>
+  /**
+   * Ranges read together: exact keys (a get or getMany) in one statement, a list's page with
+   * its own; each row's value as Deno KV's raw value.
+   */
+  async read(ranges: ReadRange[]): Promise<BackendEntry[][]> {
+    const point = (r: ReadRange) =>
+      r.end.length === r.start.length + 1 && r.end[r.end.length - 1] === 0 &&
+      r.start.every((b, i) => r.end[i] === b);
+    const exact = ranges.filter(point).map((r) => hex(r.start));
+    const rows = exact.length === 0 ? [] : await this.#run(() =>
       this.sql<(Row & { h: string })[]>`
-      SELECT encode(k, 'hex') AS h, v, enc, vs FROM ${this.sql(TABLE)}
+      SELECT encode(k, 'hex') AS h, k, v, enc, vs FROM ${this.sql(TABLE)}
       WHERE k IN (SELECT decode(x, 'hex') FROM unnest(string_to_array(${
-        list(hexes)
+        list(exact)
       }, ',')::text[]) AS x)
         AND ${this.sql.unsafe(NOT_EXPIRED)}`.execute(), true);
     const by = new Map(rows.map((r) => [r.h, r]));
-    return keys.map((key, i) => {
-      const r = by.get(hexes[i]);
-      return r ? entry(key, r) : { key, value: null, versionstamp: null };
-    }) as { [K in keyof T]: Deno.KvEntryMaybe<T[K]> };
+    const out: BackendEntry[][] = [];
+    for (const r of ranges) {
+      if (point(r)) {
+        const row = by.get(hex(r.start));
+        out.push(row ? [this.#entry(row)] : []);
+      } else {
+        out.push((await this.#page(r.start, r.end, r.reverse, r.limit)).map((x) => this.#entry(x)));
+      }
+    }
+    return out;
   }
 
-  list<T = unknown>(selector: Deno.KvListSelector, options: Deno.KvListOptions = {}) {
-    return new PgListIterator<T>(this, selector, options);
+  #entry(r: Row): BackendEntry {
+    return { k: new Uint8Array(r.k), value: rawOf(r), versionstamp: stamp(r.vs) };
   }
 
-  /** One page of a range, for the iterator. */
-  page(start: Uint8Array, end: Uint8Array, reverse: boolean, n: number): Promise<Row[]> {
+  #page(start: Uint8Array, end: Uint8Array, reverse: boolean, n: number): Promise<Row[]> {
     const t = this.sql(TABLE);
     return this.#run(async () =>
       reverse
@@ -155,17 +207,57 @@ export class PgKv implements BlobBatchWriter {
           ORDER BY k LIMIT ${n}`, true);
   }
 
-  async set(key: Deno.KvKey, value: unknown, options: { expireIn?: number } = {}) {
-    const r = await this.atomic().set(key, value, options).commit();
-    return r as Deno.KvCommitResult;
+  /** One checked write (pg_atomic.ts), its keys named to watchers at commit. */
+  async write(checks: WriteCheck[], mutations: WriteMutation[]): Promise<string | null> {
+    const vs = await writeAtomic(this, checks, mutations, (keys) => {
+      if (keys.length === 0) return null;
+      const tags = keys.map(keyTag).join(",");
+      return [this.#channel, tags.length > MAX_NOTE ? "*" : tags];
+    });
+    if (vs !== null) await this.sweep();
+    return vs;
   }
 
-  async delete(key: Deno.KvKey): Promise<void> {
-    await this.atomic().delete(key).commit();
+  /**
+   * Yields at once, then whenever a commit names one of `keys` (or after the listening
+   * connection was re-established: a note may have been missed), until `signal` aborts.
+   */
+  async *changes(keys: Uint8Array[], signal: AbortSignal): AsyncGenerator<void> {
+    const tags = new Set(keys.map(keyTag));
+    let pending = true;
+    let wake: (() => void) | null = null;
+    const hear = (note: string) => {
+      if (note === "*" || note.split(",").some((t) => tags.has(t))) {
+        pending = true;
+        wake?.();
+      }
+    };
+    const stop = () => wake?.();
+    this.#watchers.add(hear);
+    signal.addEventListener("abort", stop);
+    try {
+      await this.#listen();
+      while (!signal.aborted) {
+        if (!pending) await new Promise<void>((ok) => (wake = ok));
+        wake = null;
+        if (signal.aborted) return;
+        pending = false;
+        yield;
+      }
+    } finally {
+      this.#watchers.delete(hear);
+      signal.removeEventListener("abort", stop);
+    }
   }
 
-  atomic(): PgAtomic {
-    return new PgAtomic(this);
+  /** One LISTEN a store, shared by its watchers; a (re)connection wakes them all. */
+  #listen(): Promise<unknown> {
+    this.#listening ??= this.sql.listen(
+      this.#channel,
+      (note) => this.#watchers.forEach((w) => w(note)),
+      () => this.#watchers.forEach((w) => w("*")),
+    );
+    return this.#listening;
   }
 
   /**
@@ -188,6 +280,7 @@ export class PgKv implements BlobBatchWriter {
       const sql = await this.sql.reserve();
       let end: Promise<unknown> | null = null;
       let failure: unknown;
+      let lost = false;
       try {
         const begun = quiet(sql.unsafe("BEGIN ISOLATION LEVEL SERIALIZABLE").execute());
         const tx: PgTxn = {
@@ -202,10 +295,14 @@ export class PgKv implements BlobBatchWriter {
         return result;
       } catch (e) {
         failure = e;
+        // A lost connection is not used again: postgres.js has taken it back among its closed
+        // ones, and a ROLLBACK or a release on it would write to a socket that is gone (an
+        // uncaught TypeError that ends the process; pg_blob_copy.ts).
+        lost = reachFailure(e) !== null;
         // The transaction ends before the connection goes back to the pool.
-        await (end ?? sql.unsafe("ROLLBACK").execute()).catch(() => {});
+        if (!lost) await (end ?? sql.unsafe("ROLLBACK").execute()).catch(() => {});
       } finally {
-        sql.release();
+        if (!lost) sql.release();
       }
       const code = (failure as { code?: string } | undefined)?.code ?? "";
       if (!RETRY.has(code)) throw failure;
@@ -221,7 +318,7 @@ export class PgKv implements BlobBatchWriter {
   writeBlobBatch(batch: BlobBatch): Promise<string | null> {
     return this.#run(() => {
       this.stats.blobBatches++;
-      const marker = encodeValue(batch.marker.value);
+      const marker = storedOf(serializeValue(batch.marker.value));
       return copyBlobBatch(this.sql, {
         marker: {
           key: encodeKey(batch.marker.key),
@@ -246,101 +343,17 @@ export class PgKv implements BlobBatchWriter {
    * Ends the pool, letting calls in flight finish for `timeoutS` at most. (After a lost
    * connection postgres.js may wait out the whole bound: it keeps the failed query on it.)
    */
-  close(timeoutS = 5): Promise<void> {
+  async close(timeoutS = 5): Promise<void> {
     this.#outage.close();
-    return this.sql.end({ timeout: timeoutS });
+    this.#watchers.clear();
+    // The listening connection is postgres.js's own (outside the pool): it would reconnect.
+    const listening = this.#listening;
+    this.#listening = null;
+    if (listening) await listening.then((l) => l.unlisten(), () => {});
+    await this.sql.end({ timeout: timeoutS });
   }
 
-  [Symbol.dispose]() {
-    void this.close();
+  [Symbol.for("Deno.customInspect")](): string {
+    return "PgKv {}";
   }
-
-  enqueue(): never {
-    throw new TypeError("Queues are not supported by the PostgreSQL store");
-  }
-
-  listenQueue(): never {
-    throw new TypeError("Queues are not supported by the PostgreSQL store");
-  }
-
-  watch(): never {
-    throw new TypeError("watch() is not supported by the PostgreSQL store");
-  }
-}
-
-/** Deno.KvListIterator over pages of the range, `batchSize` rows a query. */
-export class PgListIterator<T> implements AsyncIterableIterator<Deno.KvEntry<T>> {
-  #start: Uint8Array;
-  #end: Uint8Array;
-  #base: Uint8Array;
-  #buf: Row[] = [];
-  #done = false;
-  #count = 0;
-  #last: Uint8Array | undefined;
-  #limit: number;
-  #batch: number;
-  #reverse: boolean;
-
-  constructor(private kv: PgKv, sel: Deno.KvListSelector, opts: Deno.KvListOptions) {
-    const s = sel as { prefix?: Deno.KvKey; start?: Deno.KvKey; end?: Deno.KvKey };
-    const prefix = s.prefix ? encodeKey(s.prefix) : undefined;
-    this.#start = s.start ? encodeKey(s.start) : withByte(prefix ?? new Uint8Array(), 0x00);
-    this.#end = s.end ? encodeKey(s.end) : withByte(prefix ?? new Uint8Array(), 0xff);
-    // The cursor is the last key after the selector's common part, as on Deno KV.
-    this.#base = prefix ?? commonPrefix(this.#start, this.#end);
-    this.#reverse = !!opts.reverse;
-    this.#limit = opts.limit ?? Infinity;
-    this.#batch = Math.max(1, Math.min(opts.batchSize ?? 100, 1000));
-    if (opts.cursor) {
-      const at = concat(this.#base, fromBase64url(opts.cursor));
-      if (this.#reverse) this.#end = at;
-      else this.#start = withByte(at, 0x00);
-    }
-  }
-
-  get cursor(): string {
-    if (!this.#last) return "";
-    return base64url(this.#last.subarray(this.#base.length));
-  }
-
-  async next(): Promise<IteratorResult<Deno.KvEntry<T>, undefined>> {
-    if (this.#count >= this.#limit) return { done: true, value: undefined };
-    if (this.#buf.length === 0 && !this.#done) {
-      const n = Math.min(this.#batch, this.#limit - this.#count);
-      this.#buf = await this.kv.page(this.#start, this.#end, this.#reverse, n);
-      if (this.#buf.length < n) this.#done = true;
-      const lastRow = this.#buf.at(-1);
-      if (lastRow) {
-        const k = new Uint8Array(lastRow.k);
-        if (this.#reverse) this.#end = k;
-        else this.#start = withByte(k, 0x00);
-      }
-    }
-    const r = this.#buf.shift();
-    if (!r) {
-      // The range is exhausted: nothing to resume, and Deno KV's cursor is then empty.
-      this.#last = undefined;
-      return { done: true, value: undefined };
-    }
-    this.#count++;
-    this.#last = new Uint8Array(r.k);
-    return { done: false, value: entry<T>(decodeKey(this.#last), r) };
-  }
-
-  [Symbol.asyncIterator]() {
-    return this;
-  }
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
-}
-
-function commonPrefix(a: Uint8Array, b: Uint8Array): Uint8Array {
-  let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  return a.slice(0, i);
 }

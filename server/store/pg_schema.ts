@@ -29,8 +29,18 @@ const MIGRATIONS: string[] = [
 /** The version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the schema to SCHEMA_VERSION; refuses a store a newer QCard has migrated. */
-export async function migrate(sql: postgres.Sql): Promise<void> {
+/**
+ * Brings the schema to SCHEMA_VERSION; refuses a store a newer QCard has migrated. Answers the
+ * schema the store lives in (its watchers' channel is named after it). A store already at
+ * SCHEMA_VERSION costs two reads, no lock.
+ */
+export async function migrate(sql: postgres.Sql): Promise<string> {
+  const [{ schema, has }] = await sql<{ schema: string; has: boolean }[]>`
+    SELECT current_schema() AS schema, to_regclass('qcard_schema') IS NOT NULL AS has`;
+  if (has) {
+    const [row] = await sql<{ version: number }[]>`SELECT version FROM qcard_schema WHERE id = 1`;
+    if (row?.version === SCHEMA_VERSION) return schema;
+  }
   await sql.begin(async (tx) => {
     await tx`SELECT pg_advisory_xact_lock(${MIGRATION_LOCK})`;
     await tx`CREATE TABLE IF NOT EXISTS qcard_schema (
@@ -49,4 +59,5 @@ export async function migrate(sql: postgres.Sql): Promise<void> {
         ON CONFLICT (id) DO UPDATE SET version = excluded.version`;
     }
   });
+  return schema;
 }
