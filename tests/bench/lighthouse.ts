@@ -8,8 +8,9 @@
  *     pad without resetting storage, types the PIN in a timespan (total blocking time, layout
  *     shift of the unlock) and takes a snapshot of the main screen (accessibility, best
  *     practices). Lighthouse has no LCP or performance score for a screen reached by a tap.
- * Goals: performance ≥ 98, accessibility 100; LCP ≤ 1.0 s (median of 3 first
- * visits) and CLS ≤ 0.01 (the shell paints the first screen without JavaScript).
+ * Goals: performance ≥ 98, accessibility 100; LCP ≤ 0.9 s (median of 3 first visits), TBT
+ * ≤ 100 ms and CLS ≤ 0.01 (worst of the 3; the shell paints the first screen without
+ * JavaScript). The browser's version is printed first: the figures depend on it.
  *
  * Run alone: `deno run -A tests/bench/lighthouse.ts` (needs Chromium and dist/preact).
  */
@@ -54,6 +55,11 @@ const failing = (lhr: Lhr, category: string) =>
 export async function benchLighthouse(line: Line): Promise<void> {
   const env = await start("preact");
   try {
+    // The figures depend on the browser (issue 41: Chromium 156 moved LCP by 0.2–0.3 s).
+    line(
+      "lighthouse browser",
+      (await env.browser.version()).replace(/^(Headless)?Chrome\//, "Chromium "),
+    );
     // PIN pad, first visit: three runs (fresh profiles), the median LCP's run reported.
     const runs: Lhr[] = [];
     // A run Lighthouse could not trace (NO_NAVSTART, now and then) is tried again.
@@ -83,6 +89,8 @@ export async function benchLighthouse(line: Line): Promise<void> {
       const cls = Math.max(
         ...runs.map((r) => r.audits["cumulative-layout-shift"]?.numericValue ?? 0),
       );
+      const tbtOf = (r: Lhr) => r.audits["total-blocking-time"]?.numericValue ?? 0;
+      const tbt = Math.max(...runs.map(tbtOf));
       const a11y = Number(score(pad, "accessibility"));
       line(
         "lighthouse PIN pad (first visit, mobile): performance",
@@ -92,11 +100,18 @@ export async function benchLighthouse(line: Line): Promise<void> {
       line(
         `  LCP, median of ${runs.length}`,
         metric(pad, "largest-contentful-paint", "s"),
-        `goal ≤ 1.0 s ${lcp <= 1000 ? "(ok)" : "(over)"}; runs ${
+        `goal ≤ 0.9 s ${lcp <= 900 ? "(ok)" : "(over)"}; runs ${
           runs.map((r) => (lcpOf(r) / 1000).toFixed(2)).join(", ")
         } s; FCP ${metric(pad, "first-contentful-paint", "s")}, TBT ${
           metric(pad, "total-blocking-time", "ms")
         }`,
+      );
+      line(
+        "  TBT, worst of the runs",
+        `${tbt.toFixed(0)} ms`,
+        `goal ≤ 100 ms ${tbt <= 100 ? "(ok)" : "(over)"}; runs ${
+          runs.map((r) => tbtOf(r).toFixed(0)).join(", ")
+        } ms`,
       );
       line(
         "  CLS, worst of the runs",
