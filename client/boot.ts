@@ -1,24 +1,45 @@
 /**
  * The only script of the static shells (`index.html`, `unlock.html`; build.ts): the first
- * screen is painted from their markup and inline stylesheet alone, then this fetches the app.
- * Fetched before that paint, the app's modules would share a slow network and a slow CPU
- * with it (the first screen of spec §2; Lighthouse figures in docs/benchmarks.md). The service worker's shell (`app.html`)
- * loads the entry directly: its files come from the cache.
+ * screen is painted from their markup and the first screens' part of the stylesheet (inline)
+ * alone, then this links the whole stylesheet and fetches the app. Fetched before that paint,
+ * they would share a slow network and a slow CPU with it (the first screen of spec §2;
+ * Lighthouse figures in docs/benchmarks.md). The service worker's shell (`app.html`) links
+ * them directly: its files come from the cache.
  *
- * The entry and the chunks it imports are named by this script's element
- * (`data-entry`, `data-preload`), so this file needs no rebuild when they change.
+ * The stylesheet, the entry and the chunks it imports are named by this script's element
+ * (`data-style`, `data-entry`, `data-preload`), so this file needs no rebuild when they change.
  */
 const tag = document.querySelector<HTMLScriptElement>("script[data-entry]");
 
+/** Settles once the whole stylesheet is in (or failed): kept taps wait for it. */
+let styled!: () => void;
+const whenStyled = new Promise<void>((done) => (styled = done));
+
 function start(): void {
   if (!tag?.dataset.entry) return;
-  for (const href of (tag.dataset.preload ?? "").split(" ").filter(Boolean)) {
+  const style = tag.dataset.style;
+  if (style) {
+    // Right after the inline part: a later <style> (the organisation's colours) still wins.
+    const link = document.createElement("link");
+    link.rel = "stylesheet";
+    link.href = style;
+    link.onload = link.onerror = () => styled();
+    (document.querySelector("head > style") ?? tag).after(link);
+  } else styled();
+  import(tag.dataset.entry).catch((err) => console.error("QCard failed to load", err));
+  // The entry's chunks, one a task (each link starts a fetch: ten at once were a long task on
+  // a slow CPU), all asked for before the entry arrives and names them.
+  const hrefs = (tag.dataset.preload ?? "").split(" ").filter(Boolean);
+  const next = () => {
+    const href = hrefs.shift();
+    if (!href) return;
     const link = document.createElement("link");
     link.rel = "modulepreload";
     link.href = href;
     document.head.appendChild(link);
-  }
-  import(tag.dataset.entry).catch((err) => console.error("QCard failed to load", err));
+    setTimeout(next, 0);
+  };
+  next();
 }
 
 /**
@@ -47,6 +68,7 @@ if (first) {
   new MutationObserver(async (_, seen) => {
     if (marks.app !== "live") return;
     seen.disconnect();
+    if (taps.length) await whenStyled;
     for (const [cls, parent, i] of taps) {
       // One at a time: each tap is rendered before the next reads the entry.
       await new Promise((next) => setTimeout(next, 20));

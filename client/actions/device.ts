@@ -26,6 +26,7 @@ import {
   setCookie,
 } from "../lib/cookies.ts";
 import { dropRevealed } from "../state/wallet.ts";
+import { cookieCopy, type TokenCopy, validLength } from "./token_cookie.ts";
 
 /**
  * The unlocked data key (client/crypto/data_key.ts; a device sealed before data keys: its PIN
@@ -74,38 +75,11 @@ async function readOrMakeDeviceId(): Promise<string> {
   return id;
 }
 
-/**
- * One copy of the sealed token with its version (spec §4 PIN unlock). Phones kill PWAs and
- * Chromium writes cookies to disk only every ~30 s, so after a kill the cookie may hold an
- * older token than QCDB: QCDB is written first (strict durability), the cookie mirrors it,
- * and of the two the copy with the higher `rev` wins.
- */
-interface TokenCopy {
-  text: string;
-  sealed: AnySealed;
-  rev: number;
-  pinlength: number;
-}
-
 /** The data key's operations: their own chunk (client/crypto/data_key_ops.ts). */
 const ops = () => import("../crypto/data_key_ops.ts");
 
 /** The newest copy this page has read or written (its `rev` orders the next write). */
 let newest: TokenCopy | null = null;
-
-const validLength = (n: number) => Number.isInteger(n) && n >= 4 && n <= 8;
-
-/** The cookie's copy: `<sealed>~<rev>` (a cookie from before versions has rev 0). */
-function cookieCopy(): TokenCopy | null {
-  const raw = getCookie(COOKIE_NAMES.encToken);
-  const pinlength = Number(getCookie(COOKIE_NAMES.pinLength));
-  if (!raw || !validLength(pinlength)) return null;
-  const cut = raw.lastIndexOf("~");
-  const text = cut < 0 ? raw : raw.slice(0, cut);
-  const rev = cut < 0 ? 0 : Number(raw.slice(cut + 1));
-  const sealed = parseAny(text);
-  return sealed && Number.isSafeInteger(rev) && rev >= 0 ? { text, sealed, rev, pinlength } : null;
-}
 
 async function dbCopy(): Promise<TokenCopy | null> {
   try {

@@ -5,6 +5,7 @@ import { applyTranslation, t } from "../i18n/index.ts";
 import { cachedTranslation, cacheTranslation, preferredLanguage } from "../i18n/language.ts";
 import { rememberedSupportUrl, rememberSupportUrl } from "../i18n/support_link.ts";
 import { checkPin } from "../shared/pin_rules.ts";
+import { afterTask, whenIdle } from "../lib/tasks.ts";
 import {
   appConfig,
   padMessage,
@@ -17,23 +18,29 @@ import {
 } from "../state/session.ts";
 import { askConfirm, panel } from "../state/ui.ts";
 import { busy } from "./busy.ts";
-import { onListsRefused, openLists, resetLists } from "./lists.ts";
 import { messageOf } from "./messages.ts";
-import {
-  adoptSession,
-  countPinFailure,
-  durablePinLength,
-  ensureDeviceId,
-  lock,
-  openToken,
-  replaceToken,
-  resetPinFailures,
-  storedPinLength,
-  storedSealed,
-  storeToken,
-  unlockedElsewhere,
-  wipeLocalData,
-} from "./device.ts";
+import { cookiePinLength } from "./token_cookie.ts";
+
+/**
+ * The device's keeping (QCDB, WebCrypto: client/actions/device.ts) and the lists
+ * (client/actions/lists.ts) are chunks of their own, fetched by start-up after the first render:
+ * typing on the first screen needs neither (issue 41: the PIN pad's first load and its
+ * evaluation). Once in, they are kept here for what must run at once (logout locks now).
+ */
+type Device = typeof import("./device.ts");
+type Lists = typeof import("./lists.ts");
+let loadedDevice: Device | null = null;
+let loadedLists: Lists | null = null;
+const device = async (): Promise<Device> => (loadedDevice ??= await import("./device.ts"));
+const lists = async (): Promise<Lists> => {
+  if (loadedLists) return loadedLists;
+  const m = await import("./lists.ts");
+  // The lists are the calls that meet a refused token first (spec §8).
+  m.onListsRefused(refused);
+  return (loadedLists = m);
+};
+/** The device id, made once per installation (client/actions/device.ts). */
+const ensureDeviceId = async (): Promise<string> => (await device()).ensureDeviceId();
 
 /** spec §4/§9: five wrong PINs wipe the device. */
 export const MAX_PIN_FAILURES = 5;
@@ -54,7 +61,7 @@ function fail(message: string): void {
 export function firstScreen(): void {
   const cached = cachedTranslation(preferredLanguage());
   if (cached) applyTranslation(cached.translation, cached.locale);
-  const len = storedPinLength();
+  const len = cookiePinLength();
   pinLength.value = len ?? 6;
   phase.value = len ? "unlock" : "activate";
 }
@@ -66,12 +73,13 @@ export async function boot(): Promise<void> {
   // QCDB is opened (a first visit's database creation is what the PIN pad's first paint
   // waited for). Without them QCDB decides, if it exists: a browser killed within ~30 s of
   // the activation comes back without its cookies (spec §4).
-  const len = storedPinLength() ?? await durablePinLength();
+  const d = await device();
+  const len = d.storedPinLength() ?? await d.durablePinLength();
   if (len && phase.value === "activate") {
     pinLength.value = len;
     phase.value = "unlock";
   }
-  await ensureDeviceId();
+  await d.ensureDeviceId();
   await Promise.allSettled([loadInitialize(), loadTranslation()]);
 }
 
@@ -88,11 +96,15 @@ async function loadInitialize(): Promise<void> {
  */
 export async function loadTranslation(): Promise<boolean> {
   try {
-    const r = await call(session.translation, {
-      query: { entity: "expense", locale: preferredLanguage() },
-    });
+    const r = await afterTask(
+      await call(session.translation, {
+        query: { entity: "expense", locale: preferredLanguage() },
+      }),
+    );
+    // Applied (every screen renders again) in a task after the one that parsed it, and kept
+    // for the next start (a synchronous write of the whole dictionary) when the app is idle.
     applyTranslation(r.translation, r.locale);
-    cacheTranslation(r);
+    whenIdle(() => cacheTranslation(r));
     return true;
   } catch {
     return false; // keep what we have
@@ -162,7 +174,7 @@ export async function savePin(pin: string): Promise<void> {
   await busy(async () => {
     try {
       const r = await call(session.confirmPin, { body: { verificationcode: pendingCode!, pin } });
-      await storeToken(r.token, pin);
+      await (await device()).storeToken(r.token, pin);
       pendingCode = null;
       chosenPin = null;
       padMessage.value = null;
@@ -184,6 +196,7 @@ export async function savePin(pin: string): Promise<void> {
  * (it counts failures too). Offline, a PIN that opens the token unlocks on cached data.
  */
 export async function unlock(pin: string): Promise<void> {
+  const { adoptSession, openToken, replaceToken, resetPinFailures, storedSealed } = await device();
   await ensureDeviceId();
   await busy(async () => {
     const sealed = await storedSealed();
@@ -231,7 +244,7 @@ async function wrongPin(): Promise<void> {
  * failure count, and the fifth wipes the device (spec §4/§9).
  */
 export async function failedUnlock(attemptsLeft: (count: number) => string): Promise<void> {
-  const n = countPinFailure();
+  const n = (await device()).countPinFailure();
   if (n >= MAX_PIN_FAILURES) return await wipeAndRestart(t("pin.wiped"));
   fail(attemptsLeft(MAX_PIN_FAILURES - n));
 }
@@ -242,18 +255,17 @@ export async function failedUnlock(attemptsLeft: (count: number) => string): Pro
  * and local data goes (spec §8).
  */
 async function refused(): Promise<void> {
-  if (!unlockedElsewhere()) return await wipeAndRestart(t("pin.unregistered"));
+  if (!(await device()).unlockedElsewhere()) return await wipeAndRestart(t("pin.unregistered"));
   logout();
   padMessage.value = t("pin.unlockedElsewhere");
 }
-// The lists are the calls that meet a refused token first (spec §8).
-onListsRefused(refused);
 
 export async function wipeAndRestart(message: string): Promise<void> {
-  await wipeLocalData();
-  await ensureDeviceId();
+  const d = await device();
+  await d.wipeLocalData();
+  await d.ensureDeviceId();
   profile.value = null;
-  resetLists();
+  loadedLists?.resetLists();
   pinLength.value = 6;
   phase.value = "activate";
   fail(message);
@@ -266,7 +278,7 @@ export async function enterMain(): Promise<void> {
   // registers its list model (actions/lists.ts); the request lists do not wait for it.
   const models = import("./approvals.ts");
   await Promise.allSettled([
-    openLists(models),
+    lists().then((l) => l.openLists(models)),
     loadTranslation(),
     loadSupportUrl(),
     checkRegistered(),
@@ -294,12 +306,13 @@ async function checkRegistered(): Promise<void> {
 
 /** spec §2 main menu: logout locks the app; the PIN unlocks it again. */
 export function logout(): void {
-  lock();
+  // Unlocked means the device's chunk is in: the key and the token are dropped now.
+  loadedDevice?.lock();
   profile.value = null;
-  resetLists();
+  loadedLists?.resetLists();
   panel.value = null;
   padMessage.value = null;
-  phase.value = storedPinLength() ? "unlock" : "activate";
+  phase.value = (loadedDevice?.storedPinLength() ?? cookiePinLength()) ? "unlock" : "activate";
 }
 
 /** spec §2 options: 'remove local data' with a confirm; the server forgets the device too. */

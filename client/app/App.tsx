@@ -1,4 +1,5 @@
 import { lazy, Suspense, useEffect, useLayoutEffect, useState } from "react";
+import { effect, signal } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { ConfirmPanel } from "../components/ConfirmPanel.tsx";
 import { ErrorBanners } from "../components/ErrorBanners.tsx";
@@ -7,6 +8,8 @@ import { Notice } from "../components/Notice.tsx";
 import { ProgressOverlay } from "../components/ProgressOverlay.tsx";
 import { t } from "../i18n/index.ts";
 import { phase } from "../state/session.ts";
+import { panel } from "../state/ui.ts";
+import { loadMainArea, mainChunk } from "./main_chunk.ts";
 import { ActivationScreen } from "../screens/Activation/ActivationScreen.tsx";
 import { DefinePinScreen } from "../screens/DefinePin/DefinePinScreen.tsx";
 import { UnlockScreen } from "../screens/Unlock/UnlockScreen.tsx";
@@ -17,18 +20,24 @@ import { UnlockScreen } from "../screens/Unlock/UnlockScreen.tsx";
  * fallback on its first render even when the chunk is there, then holds the content back
  * for its 300 ms fallback throttle (the cached rows waited ~200 ms for it).
  */
-let mainArea: (typeof import("./MainArea.tsx"))["default"] | null = null;
-export const loadMainArea = () => import("./MainArea.tsx").then((m) => ((mainArea = m.default), m));
 const MainArea = lazy(loadMainArea);
-/** The side panels' chunk (options, lost activation); started right after start. */
-export const loadPanels = () => import("./Panels.tsx");
-const Panels = lazy(loadPanels);
+/** The side panels' chunk (options, lost activation). */
+const Panels = lazy(() => import("./Panels.tsx"));
+/**
+ * Whether the side panels are mounted (their chunk fetched): once start-up is done
+ * (client/main.tsx), or at once when one is asked for before that.
+ */
+const panelsOn = signal(false);
+export const mountPanels = () => void (panelsOn.value = true);
+effect(() => {
+  if (panel.value) mountPanels();
+});
 
 /** The main screen: directly when its chunk is in, else through the lazy component. */
 function Main() {
   useSignals();
   // Chosen once per mount: switching later would remount the screen and lose its state.
-  const [Direct] = useState(() => mainArea);
+  const [Direct] = useState(() => mainChunk.peek()?.default ?? null);
   if (Direct) return <Direct />;
   return (
     <Suspense fallback={<p className="loading" role="status">{t("app.loading")}</p>}>
@@ -62,9 +71,13 @@ export function App() {
       {p === "unlock" ? <UnlockScreen /> : null}
       {p === "main" ? <Main /> : null}
       {/* Closed until asked for: nothing to show while their chunk comes. */}
-      <Suspense fallback={null}>
-        <Panels />
-      </Suspense>
+      {panelsOn.value
+        ? (
+          <Suspense fallback={null}>
+            <Panels />
+          </Suspense>
+        )
+        : null}
       <ConfirmPanel />
       <Notice />
       <ProgressOverlay />

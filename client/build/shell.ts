@@ -5,6 +5,7 @@
 import type * as esbuild from "esbuild";
 import { dirname, join, relative, resolve } from "node:path";
 import { ROOT, toUrlPath, walk } from "./files.ts";
+import { firstScreenCss } from "./first_css.ts";
 import type { Release } from "./release.ts";
 
 /** The output of `entry` first, then every output it imports statically (transitively). */
@@ -55,11 +56,22 @@ export function shellFiles(
 }
 
 /**
- * Copies static/ into outDir; index.html gets the stylesheet, preloads and entry script, and
- * the activation screen's markup in its root (a first visit paints it before any script).
- * Two more shells: `unlock.html` with the PIN pad (the server answers it to a navigation that
- * carries the PIN length cookie, spec §4) and `app.html` with an empty root (the service
- * worker's shell: it cannot read the cookies on every phone, so the app renders the screen).
+ * Classes the pad screens take as they are used, beyond their static markup: typed digits
+ * (PinPad.tsx: filled), a refused entry (shake), the connect / save button (PadScreen.tsx),
+ * define PIN's way back (DefinePinScreen.tsx), the start's status line (App.tsx). Their rules
+ * are inlined with the first screen's: a tap answered before the whole stylesheet is in is
+ * styled.
+ */
+export const PAD_STATE_CLASSES = ["filled", "shake", "primary", "wide", "passkey-line", "loading"];
+
+/**
+ * Copies static/ into outDir; index.html gets the activation screen's markup in its root (a
+ * first visit paints it before any script), the part of the stylesheet the first screens need
+ * inline (client/build/first_css.ts) and the boot script, which links the whole stylesheet and
+ * fetches the app after the first paint. Two more shells: `unlock.html` with the PIN pad (the
+ * server answers it to a navigation that carries the PIN length cookie, spec §4) and `app.html`
+ * with an empty root, the stylesheet, preloads and entry (the service worker's shell: it cannot
+ * read the cookies on every phone, so the app renders the screen).
  */
 export async function copyStatic(
   from: string,
@@ -73,13 +85,19 @@ export async function copyStatic(
     await Deno.mkdir(dirname(target), { recursive: true });
     if (relative(from, file) === "index.html") {
       const source = await Deno.readTextFile(file);
-      const css = shell.css ? await Deno.readTextFile(join(to, shell.css)) : null;
+      const screens = [
+        renderFirstScreen("activate", release),
+        renderFirstScreen("unlock", release),
+      ];
+      const css = shell.css
+        ? firstScreenCss(
+          await Deno.readTextFile(join(to, shell.css)),
+          [...screens, `<i class="${PAD_STATE_CLASSES.join(" ")}">`].join(""),
+        )
+        : null;
       const html = injectStaticShell(source, shell, css);
-      await Deno.writeTextFile(target, fillRoot(html, renderFirstScreen("activate", release)));
-      await Deno.writeTextFile(
-        join(to, UNLOCK_SHELL),
-        fillRoot(html, renderFirstScreen("unlock", release)),
-      );
+      await Deno.writeTextFile(target, fillRoot(html, screens[0]));
+      await Deno.writeTextFile(join(to, UNLOCK_SHELL), fillRoot(html, screens[1]));
       await Deno.writeTextFile(join(to, APP_SHELL), injectShell(source, shell));
     } else {
       await Deno.copyFile(file, target);
@@ -102,10 +120,11 @@ export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): str
 
 /**
  * The head of the static shells (`index.html`, `unlock.html`: a first visit, no service
- * worker yet): the stylesheet inline, so the first screen paints when the HTML arrives, and
- * one script, client/boot.ts, which fetches the entry and its chunks after that paint. The
- * server's CSP names the inline stylesheet by its SHA-256 (server/routes/static.ts); scripts
- * stay external (`script-src 'self'`).
+ * worker yet): the first screens' part of the stylesheet inline (`css`), so the first screen
+ * paints when the HTML arrives, and one script, client/boot.ts, which links the whole
+ * stylesheet (`data-style`) and fetches the entry and its chunks after that paint. The server's
+ * CSP names the inline stylesheet by its SHA-256 (server/routes/static.ts); scripts stay
+ * external (`script-src 'self'`).
  */
 export function injectStaticShell(html: string, shell: Shell, css: string | null): string {
   if (css?.includes("</style")) throw new Error("the stylesheet cannot be inlined: </style");
@@ -117,7 +136,7 @@ export function injectStaticShell(html: string, shell: Shell, css: string | null
       : [`<style>${css.replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$/, "").trimEnd()}</style>`]),
     `<script type="module" src="${shell.boot}" data-entry="${entry}" data-preload="${
       chunks.join(" ")
-    }"></script>`,
+    }"${shell.css ? ` data-style="${shell.css}"` : ""}></script>`,
   ]);
 }
 

@@ -17,25 +17,41 @@ for (const flavour of FLAVOURS) {
         // A first visit on a slow phone: the code is tapped on the static activation screen
         // (index.html) before the app's code has run, its entry held back here. The taps are
         // not lost: once the app is live, client/boot.ts taps them again on its pad, a slip
-        // and its "delete last digit" included.
+        // and its "delete last digit" included. The whole stylesheet is held back too: the
+        // first screen is drawn by its inline part alone, and the whole one moves nothing.
         await page.setRequestInterception(true);
         const held: HTTPRequest[] = [];
         const hold = (r: HTTPRequest) =>
-          /\/assets\/main-[^/]*\.js$/.test(r.url()) ? held.push(r) : r.continue();
+          /\/assets\/main-[^/]*\.(?:js|css)$/.test(r.url()) ? held.push(r) : r.continue();
         page.on("request", hold);
         const loaded = page.goto(env.url); // resolves once the app is live
-        for (let i = 0; i < 200 && held.length === 0; i++) {
+        for (let i = 0; i < 200 && held.length < 2; i++) {
           await new Promise((r) => setTimeout(r, 50));
         }
-        assert.equal(held.length, 1, "the boot script asked for the app's entry");
+        const asked = held.map((r) => new URL(r.url()).pathname.replace(/-\w+\./, "."));
+        assert.deepEqual(asked.sort(), ["/assets/main.css", "/assets/main.js"], "boot asked");
         await waitText(page, "Enter the 5-digit code");
+        const look = () =>
+          page.$$eval("#root *", (els) =>
+            els.map((el) => {
+              const r = el.getBoundingClientRect();
+              const s = getComputedStyle(el);
+              return [el.className, r.x, r.y, r.width, r.height, s.color, s.backgroundColor]
+                .join(" ");
+            }));
+        const inlineOnly = await look();
         await tapDigits(page, "9");
         await click(page, "Delete last digit");
         // A wrong code shakes and clears.
         await tapDigits(page, "00000");
         assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
         assert.equal(await page.$(".pin-box.filled"), null, "the static pad shows nothing typed");
-        await held[0].continue();
+        await held.find((r) => r.url().endsWith(".css"))!.continue();
+        await page.waitForFunction(() =>
+          !!document.querySelector<HTMLLinkElement>('link[rel="stylesheet"]')?.sheet
+        );
+        assert.deepEqual(await look(), inlineOnly, "the whole stylesheet moved the first screen");
+        await held.find((r) => r.url().endsWith(".js"))!.continue();
         await loaded;
         page.off("request", hold);
         await page.setRequestInterception(false);

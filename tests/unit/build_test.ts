@@ -14,6 +14,7 @@ import {
   parseIconSvg,
   releaseFor,
 } from "../../build.ts";
+import { cssItems, firstScreenCss, markupNames, mayMatch } from "../../client/build/first_css.ts";
 import { isSkipWaiting, listenForSkipWaiting } from "../../client/sw/messages.ts";
 import { isPassThrough, isShellNavigation } from "../../client/sw/precache.ts";
 
@@ -58,8 +59,10 @@ async function allJs(report: BuildReport): Promise<string> {
 }
 
 /**
- * The static shells (index.html, unlock.html): the stylesheet inline (the server's CSP names
- * it by hash), and one external script, the boot script, which names the entry and its chunks.
+ * The static shells (index.html, unlock.html): the first screens' part of the stylesheet inline
+ * (the server's CSP names it by hash): its rules are the whole stylesheet's, in the same order,
+ * the PIN pad's in, the main screen's out; and one external script, the boot script, which
+ * names the whole stylesheet, the entry and its chunks.
  */
 async function checkStaticShells(report: BuildReport): Promise<void> {
   const css = await Deno.readTextFile(join(report.outDir, report.css!));
@@ -67,7 +70,20 @@ async function checkStaticShells(report: BuildReport): Promise<void> {
     const html = await Deno.readTextFile(join(report.outDir, name));
     const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)].map((m) => m[1]);
     assert.equal(styles.length, 1, `${name}: one inline stylesheet`);
-    assert.ok(css.startsWith(styles[0]) && styles[0].length > 1000, `${name}: the app's CSS`);
+    let at = 0;
+    for (const { prelude, body } of cssItems(styles[0])) {
+      if (body === null || prelude.startsWith("@media")) continue;
+      const found = css.indexOf(`${prelude}{${body}}`, at);
+      assert.ok(found >= at, `${name}: ${prelude} is not the stylesheet's, or out of its order`);
+      at = found;
+    }
+    for (const rule of [".pad-screen{", ".pin-key{", ".pin-box.filled{", ".notice{"]) {
+      assert.ok(styles[0].includes(rule), `${name}: ${rule} not inline`);
+    }
+    for (const rule of [".main-screen{", ".side-panel{", ".request-row{"]) {
+      assert.ok(!styles[0].includes(rule), `${name}: ${rule} inline`);
+    }
+    assert.ok(styles[0].length < css.length / 3, `${name}: the first screens' part is small`);
     assert.doesNotMatch(styles[0], /sourceMappingURL/);
     assert.doesNotMatch(html, /<link rel="(?:stylesheet|modulepreload)"/, name);
     assert.doesNotMatch(html, /\sstyle=|\son[a-z]+=/i, `${name}: inline style or handler`);
@@ -80,6 +96,7 @@ async function checkStaticShells(report: BuildReport): Promise<void> {
     assert.match(report.boot, HASHED);
     assert.equal(attr("data-entry"), report.firstLoadJs[0]);
     assert.deepEqual(attr("data-preload")?.split(" "), report.firstLoadJs.slice(1));
+    assert.equal(attr("data-style"), report.css);
     const boot = await Deno.readTextFile(join(report.outDir, report.boot));
     assert.ok(boot.includes("data-entry") && boot.length < 2000, "the boot script is small");
   }
@@ -249,8 +266,9 @@ async function checkStaticFirstScreen(report: BuildReport): Promise<void> {
 }
 
 /**
- * What typing a PIN does not need stays out of the first load (the first-load budget): the
- * contracts' schemas (zod), the lists' code, the side panels. Read from the source maps' sources.
+ * What typing a PIN does not need stays out of the first load (the first-load budget): QCDB
+ * and the device's keeping, the contracts' schemas (zod), the lists' code, the side panels.
+ * Read from the source maps' sources.
  */
 async function checkFirstLoadModules(report: BuildReport): Promise<void> {
   const sources = new Set<string>();
@@ -260,6 +278,10 @@ async function checkFirstLoadModules(report: BuildReport): Promise<void> {
   }
   assert.ok([...sources].some((s) => s.endsWith("client/components/PinPad.tsx")), "no PIN pad");
   const kept = [
+    // QCDB and the device's keeping come with start-up, after the first render (issue 41).
+    /node_modules\/idb\//,
+    /client\/db\//,
+    /client\/actions\/(device|lists|cache)\.ts$/,
     /node_modules\/zod\//,
     /client\/shared\/contract\/(?!routes\.ts)/,
     /client\/actions\/(request_rows|transaction_lists)\.ts$/,
@@ -431,7 +453,7 @@ Deno.test({
           () => checkStaticFirstScreen(report),
         );
         await t.step(
-          `[build] ${flavour}: no schema (zod), list code or side panel in the first load`,
+          `[build] ${flavour}: no QCDB, schema (zod), list code or side panel in the first load`,
           () => checkFirstLoadModules(report),
         );
         await t.step(
@@ -524,10 +546,44 @@ Deno.test("[build] the static shells carry the stylesheet inline and the boot sc
     "<html>\n  <head>\n    <title>x</title>\n" +
       "    <style>p{color:red}</style>\n" +
       '    <script type="module" src="/assets/boot-D.js" data-entry="/assets/main-A.js"' +
-      ' data-preload="/assets/chunk-B.js /assets/chunk-E.js"></script>\n' +
+      ' data-preload="/assets/chunk-B.js /assets/chunk-E.js" data-style="/assets/main-C.css">' +
+      "</script>\n" +
       "  </head>\n</html>",
   );
   assert.throws(() => injectStaticShell(html, shell, "p{}</style><script>x</script>"), /inline/);
+});
+
+Deno.test("[build] the first screens' part of the stylesheet: the rules that can match their markup, in order", () => {
+  const names = markupNames(
+    '<div class="app"><main class="pad-screen"><h1 id="t">x</h1><button class="pin-key small">',
+  );
+  for (
+    const s of [
+      ".pin-key",
+      ".pin-key.small",
+      "main.pad-screen > h1",
+      ".app #t",
+      "button:focus-visible",
+      ":root[data-mode=approval]",
+      "*",
+      "html",
+      ".pin-key:not(.open)",
+    ]
+  ) {
+    assert.ok(mayMatch(s, names), s);
+  }
+  for (const s of [".side-panel", ".pin-key.open", "main table", "#other", ".app .tab::after"]) {
+    assert.ok(!mayMatch(s, names), s);
+  }
+  const css = ":root{--a: 1}.tab{color:red}.pin-key,.tab{margin:0}" +
+    "@media (min-width:600px){.tab{x:1}.pin-key{x:2}}@media print{.tab{y:1}}" +
+    ".shake{animation:shake .5s}@keyframes shake{to{opacity:0}}@keyframes spin{to{opacity:1}}" +
+    '.x:after{content:"}{"}.pin-key{font-size:26px}';
+  assert.equal(
+    firstScreenCss(css, '<p class="pin-key shake">'),
+    ":root{--a: 1}.pin-key,.tab{margin:0}@media (min-width:600px){.pin-key{x:2}}" +
+      ".shake{animation:shake .5s}@keyframes shake{to{opacity:0}}.pin-key{font-size:26px}",
+  );
 });
 
 Deno.test("[sw] API and development pages (every /_ path) are never intercepted; other navigations get the shell", () => {

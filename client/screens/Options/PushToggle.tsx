@@ -1,10 +1,12 @@
 import { lazy, Suspense } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
+import { phase } from "../../state/session.ts";
 import { optionsFromHome } from "../../state/ui.ts";
 
 /**
  * The switches and their actions come with the main screen's chunk (client/app/push_main.ts,
- * passkey_main.ts): Options offers them only after unlock, when that chunk is already there.
+ * passkey_main.ts): Options offers them only after unlock, when that chunk is already there
+ * (before unlock the closed panel does not fetch it: the activation screen does without).
  */
 const Switches = lazy(() =>
   import("../../app/MainArea.tsx").then((m) => ({ default: m.passkey.AfterUnlockSwitches }))
@@ -17,7 +19,7 @@ const Switches = lazy(() =>
  */
 export function PushToggle() {
   useSignals();
-  if (optionsFromHome.value) return null;
+  if (optionsFromHome.value || phase.value !== "main") return null;
   return (
     <Suspense fallback={null}>
       <Switches />
