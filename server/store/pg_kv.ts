@@ -170,6 +170,13 @@ export class PgKv implements KvBackend {
     const point = (r: ReadRange) =>
       r.end.length === r.start.length + 1 && r.end[r.end.length - 1] === 0 &&
       r.start.every((b, i) => r.end[i] === b);
+    if (ranges.length === 1 && point(ranges[0])) {
+      // A get: the plain key lookup.
+      const rows = await this.#run(() =>
+        this.sql<Row[]>`SELECT k, v, enc, vs FROM ${this.sql(TABLE)}
+          WHERE k = ${ranges[0].start} AND ${this.sql.unsafe(NOT_EXPIRED)}`.execute(), true);
+      return [rows.map((r) => this.#entry(r))];
+    }
     const exact = ranges.filter(point).map((r) => hex(r.start));
     const rows = exact.length === 0 ? [] : await this.#run(() =>
       this.sql<(Row & { h: string })[]>`
