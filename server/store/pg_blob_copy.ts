@@ -10,9 +10,18 @@
  * keys are new and read by no one until the record naming them commits, so no other write
  * conflicts with them; the marker's row is the one thing shared (with the sweep and that
  * commit), and a row write orders those.
+ *
+ * A reserved connection that was lost is never used again (see `reserved`): postgres.js has
+ * then already taken it back among its closed ones, and a query or a release on it writes to a
+ * socket that is gone — an uncaught TypeError that ends the process, and a promise that never
+ * settles. Each query here goes out in the same turn as the answer or write that showed the
+ * connection alive, so a loss is always learnt from a query in flight.
  */
 import type postgres from "postgres";
+import process from "node:process";
+import type { Writable } from "node:stream";
 import { ENC_BYTES, NOT_EXPIRED, stamp, versionOf } from "./pg_atomic.ts";
+import { reachFailure } from "./pg_outage.ts";
 import { TABLE } from "./pg_schema.ts";
 
 /** The encoded batch: the marker's key, new value and expected versionstamp, and the chunks. */
@@ -60,6 +69,7 @@ export async function copyBlobBatch(pool: postgres.Sql, batch: EncodedBatch): Pr
     : `UPDATE ${TABLE} SET v = $2, enc = $3, vs = (SELECT n FROM n), expires_at = NULL
          WHERE k = $1 AND vs = ${from ?? "NULL"} AND ${NOT_EXPIRED} RETURNING vs`;
   const sql = await pool.reserve();
+  let lost = false;
   try {
     // BEGIN and the marker's move go out together: one round trip.
     const begun = sql.unsafe("BEGIN ISOLATION LEVEL READ COMMITTED").execute();
@@ -76,25 +86,28 @@ export async function copyBlobBatch(pool: postgres.Sql, batch: EncodedBatch): Pr
     if (batch.chunks.length) {
       const copy = await sql.unsafe(`COPY ${TABLE} (k, v, enc, vs) FROM STDIN (FORMAT binary)`)
         .writable();
-      // A failure reaches COMMIT below (it answers ROLLBACK); the stream's own event is not
-      // the place to learn it (postgres.js never settles it for an error after the end).
-      copy.on("error", () => {});
-      copy.write(HEADER);
-      for (const [k, v] of batch.chunks) {
-        for (const piece of tuple(k, v, BigInt(row.vs))) copy.write(piece);
-      }
-      copy.end(TRAILER);
+      const pieces: Uint8Array[] = [HEADER];
+      for (const [k, v] of batch.chunks) pieces.push(...tuple(k, v, BigInt(row.vs)));
+      pieces.push(TRAILER);
+      await writeAll(copy, pieces);
+      // Every piece is on the socket: ending the stream sends the COPY's end now (postgres.js's
+      // final, run within end() or on the next tick), so COMMIT can follow it in this turn. A
+      // failure of the COPY then reaches COMMIT, which answers ROLLBACK.
+      copy.end();
+      await new Promise((ok) => process.nextTick(ok));
     }
-    const done = await afterCopy(() => sql.unsafe("COMMIT"));
+    const done = await sql.unsafe("COMMIT");
     if ((done as unknown as { command?: string }).command !== "COMMIT") {
       throw new Error("the blob batch was rolled back");
     }
     return stamp(row.vs);
   } catch (err) {
-    await sql.unsafe("ROLLBACK").catch(() => {});
+    // Lost, or (never seen) still copying: the connection is not used again.
+    lost = reachFailure(err) !== null || (err as { code?: string }).code === "COPY_IN_PROGRESS";
+    if (!lost) await sql.unsafe("ROLLBACK").catch(() => {});
     throw err;
   } finally {
-    sql.release();
+    if (!lost) sql.release();
   }
 }
 
@@ -118,14 +131,19 @@ function tuple(k: Uint8Array, v: Uint8Array, vs: bigint): Uint8Array[] {
   return [head, v, tail];
 }
 
-/** `f()` once the COPY has handed its end to the connection (until then it refuses queries). */
-async function afterCopy<T>(f: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await f();
-    } catch (err) {
-      if ((err as { code?: string }).code !== "COPY_IN_PROGRESS") throw err;
-      await new Promise((ok) => setTimeout(ok, 1));
-    }
-  }
+/**
+ * Writes `pieces`; resolves once the last is on the socket, rejects with the stream's error
+ * (the connection's, when it was lost: postgres.js destroys the stream with it).
+ */
+function writeAll(w: Writable, pieces: Uint8Array[]): Promise<void> {
+  return new Promise((ok, fail) => {
+    let failure: unknown = null;
+    w.on("error", (e) => {
+      failure ??= e;
+      fail(failure);
+    });
+    pieces.forEach((p, i) =>
+      w.write(p, i < pieces.length - 1 ? undefined : (e) => e ? fail(failure ?? e) : ok())
+    );
+  });
 }

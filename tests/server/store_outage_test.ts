@@ -242,3 +242,72 @@ Deno.test("[store outage] a failed connection marks the store down only when a p
   ]);
   lagging.close();
 });
+
+Deno.test({
+  name: "[store outage] connections lost in the middle of writes (transactions, blob COPYs): " +
+    "every call settles, nothing is thrown outside them, and writes go through again",
+  ignore: !onPostgres,
+  fn: async () => {
+    const env = await appBehindProxy();
+    const { api, proxy } = env;
+    const sleep = (ms: number) => new Promise((ok) => setTimeout(ok, ms));
+    try {
+      const kv = api.kv;
+      let stop = false;
+      const failures = new Set<string>();
+      const failed = async (err: unknown) => {
+        failures.add(err instanceof Error ? err.name : String(err));
+        await sleep(10);
+      };
+      const writers = Array.from({ length: 6 }, async (_, w) => {
+        while (!stop) {
+          try {
+            const e = await kv.get(["outage", w]);
+            await kv.atomic().check(e).set(["outage", w], { at: Date.now(), pad: "x".repeat(4000) })
+              .commit();
+          } catch (err) {
+            await failed(err);
+          }
+        }
+      });
+      const uploads = Array.from({ length: 3 }, async () => {
+        while (!stop) {
+          try {
+            await api.deps.store.blobs.write(new Uint8Array(3 * 1024 * 1024), Date.now());
+          } catch (err) {
+            await failed(err);
+          }
+        }
+      });
+      await sleep(200);
+      await proxy.down();
+      await sleep(200);
+      proxy.up();
+      await sleep(1000);
+      stop = true;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const settled = await Promise.race([
+        Promise.all([...writers, ...uploads]).then(() => true),
+        new Promise<false>((ok) => timer = setTimeout(() => ok(false), 5_000)),
+      ]);
+      clearTimeout(timer);
+      assert.ok(settled, "a write never settled after its connection was lost");
+      assert.deepEqual([...failures], ["StoreUnavailableError"]);
+      // Back: within a few probes a write and a blob go through.
+      const until = Date.now() + 5_000;
+      let written = false;
+      while (!written && Date.now() < until) {
+        written = await kv.atomic().set(["outage", "after"], 1).commit().then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (!written) await sleep(100);
+      }
+      assert.ok(written, "no write went through within 5 s of the database's return");
+      const blob = await api.deps.store.blobs.write(new Uint8Array(200_000), Date.now());
+      assert.equal(blob.size, 200_000);
+    } finally {
+      await env.close();
+    }
+  },
+});
