@@ -9,7 +9,7 @@
  * connection means the store is down) needs no database and runs everywhere.
  */
 import assert from "node:assert/strict";
-import { openPgKv, type PgKv } from "../../server/store/pg_kv.ts";
+import { openPgKv } from "../../server/store/pg_kv.ts";
 import { Outage } from "../../server/store/pg_outage.ts";
 import { StoreUnavailableError } from "../../server/store/unavailable.ts";
 import { testApp } from "../helpers.ts";
@@ -77,17 +77,18 @@ async function appBehindProxy() {
     poolSize: 4,
     log: (_level, msg, fields) => logs.push(`${msg} ${JSON.stringify(fields ?? {})}`),
   });
-  // Closed without waiting: after a lost connection postgres.js waits out close()'s whole bound
-  // (5 s) for the query it keeps on it, and nothing is in flight when the test ends.
-  const close = (kv as unknown as PgKv).close.bind(kv);
-  kv.close = () => close(0) as unknown as void;
   const api = await testApp({}, { kv });
   return {
     api,
     proxy,
     logs,
     async close() {
+      // The pool ends without waiting: after a lost connection postgres.js waits out close()'s
+      // whole bound (5 s) for the query it keeps on it, and nothing is in flight by now.
+      const pool = (kv as unknown as { sql?: { end(o: { timeout: number }): Promise<void> } }).sql;
+      const ended = pool?.end({ timeout: 0 });
       await api.close();
+      await ended;
       await proxy.down();
       await drop();
     },
