@@ -124,6 +124,8 @@ const PG_SUITES = [
   "kill_burst",
   "receipt_reminders",
   "declarations",
+  "store_outage",
+  "concurrent_uploads",
 ].map((name) => `tests/server/${name}_test.ts`);
 const parts: Part[] = [{
   name: "pinned Deno (all suites)",
