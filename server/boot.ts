@@ -16,6 +16,7 @@ import { sweepBlobs } from "./domain/documents.ts";
 import { pushSender, startPush } from "./push/mod.ts";
 import { startReminders } from "./reminders/receipts.ts";
 import { startReconciler } from "./domain/issuer_reconcile.ts";
+import { startCardStops } from "./domain/leavers.ts";
 
 const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
 
@@ -54,6 +55,9 @@ export async function makeDeps(
   return deps;
 }
 
+/** How often due card stops of leavers are looked for (each job keeps its own backoff). */
+const CARD_STOP_POLL_MS = 30_000;
+
 /**
  * Starts delivering queued messages (woken by commits, and swept), web push (server/push/)
  * and the blob sweep (abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS):
@@ -78,6 +82,8 @@ export function startDelivery(
   // between the two writes): repaired at start, then periodically.
   const reconcileMs = deps.config.ISSUER_RECONCILE_MS;
   const reconciler = startReconciler(deps, reconcileMs, opts.log);
+  // Issue 34: leavers' cards stopped at the issuer, retried until done (domain/leavers.ts).
+  const cardStops = startCardStops(deps, CARD_STOP_POLL_MS, opts.log);
   // spec §5: reminders of missing receipts (a push, a weekly digest), until done.
   const sender = pushSender(deps);
   const reminders = startReminders(deps, {
@@ -91,11 +97,19 @@ export function startDelivery(
       .then((ok) => ok ? sweeper.tick() : undefined);
     const reconcile = claimPeriod(deps.store.kv, "issuer-reconcile", reconcileMs, deps.now())
       .then((ok) => ok ? reconciler.tick() : undefined);
-    await Promise.all([tickWorker(), push.tick(), blobs, reconcile, reminders.tick()]);
+    await Promise.all([
+      tickWorker(),
+      push.tick(),
+      blobs,
+      reconcile,
+      reminders.tick(),
+      cardStops.tick(),
+    ]);
   };
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
     await reconciler.stop();
+    await cardStops.stop();
     await reminders.stop();
     await push.stop();
     await sweeper.stop();

@@ -124,6 +124,7 @@ const PG_SUITES = [
   "kill_burst",
   "receipt_reminders",
   "declarations",
+  "leavers",
   "store_outage",
   "concurrent_uploads",
 ].map((name) => `tests/server/${name}_test.ts`);

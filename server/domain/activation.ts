@@ -3,6 +3,11 @@ import type { User } from "../store/users.ts";
 import { newVerificationCode, sha256 } from "./secrets.ts";
 import { translate } from "../i18n.ts";
 
+/** A user who may still come in: null for none and for one who left (issue 34, leavers.ts). */
+export function present(u: User | null): User | null {
+  return u && !u.leftAt ? u : null;
+}
+
 /**
  * Issues a fresh single-use verification code for a user and queues its email (spec §4, §5).
  * Codes are stored only as a hash; a collision with a live code draws again. The new
@@ -23,6 +28,7 @@ export async function sendActivation(
     beside?: boolean;
   } = {},
 ): Promise<void> {
+  if (user.leftAt) return; // a leaver gets no way in (leavers.ts)
   const { store, config } = deps;
   const now = deps.now();
   // A lost-activation code is used at once, on the device that asked: a short life.

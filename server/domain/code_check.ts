@@ -2,7 +2,7 @@ import type { Deps } from "../env.ts";
 import { tooMany } from "../errors.ts";
 import type { VerificationCodeRecord } from "../store/codes.ts";
 import type { User } from "../store/users.ts";
-import { sendActivation } from "./activation.ts";
+import { present, sendActivation } from "./activation.ts";
 import { mailBoundCode } from "./lost_activation.ts";
 import { sha256 } from "./secrets.ts";
 
@@ -79,7 +79,7 @@ export async function checkActivationCode(
   const v = entry.value;
   const usable = v && v.expiresAt > deps.now() && !v.boundTo &&
     (!v.claimedBy || v.claimedBy === deviceId);
-  const user = usable ? await store.users.get(v.userOid) : null;
+  const user = usable ? present(await store.users.get(v.userOid)) : null;
   if (!user) return { kind: "invalid" };
   if (within) {
     await limits.refund("code-org", "all");
@@ -102,7 +102,7 @@ async function stepUp(deps: Deps, deviceId: string, codeHash: string): Promise<C
   const v = (await store.codes.get(codeHash)).value;
   const usable = v && v.expiresAt > deps.now() && !v.boundTo &&
     (!v.claimedBy || v.claimedBy === deviceId);
-  const user = usable ? await store.users.get(v.userOid) : null;
+  const user = usable ? present(await store.users.get(v.userOid)) : null;
   if (
     user &&
     await store.rateLimits.hit("code-stepup", user.oid, CODE_LIMITS.stepUpMailsPerUser, DAY)
@@ -125,7 +125,7 @@ async function checkBound(
   const v = entry.value;
   if (!v || v.boundTo !== deviceId || v.expiresAt <= deps.now()) return { kind: "invalid" };
   if (ok && codeHash === boundHash) {
-    const user = await store.users.get(v.userOid);
+    const user = present(await store.users.get(v.userOid));
     if (user) return { kind: "valid", entry: entry as Deno.KvEntry<VerificationCodeRecord>, user };
   }
   const tries = await store.rateLimits.peek("code-bound", boundHash);

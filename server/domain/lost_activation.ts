@@ -2,7 +2,7 @@ import type { Deps } from "../env.ts";
 import { HttpError, tooMany } from "../errors.ts";
 import type { SecretQuestion } from "../store/org.ts";
 import type { User } from "../store/users.ts";
-import { sendActivation } from "./activation.ts";
+import { present, sendActivation } from "./activation.ts";
 import { hashSecret, normaliseAnswer, type SaltedHash, sha256, verifySecret } from "./secrets.ts";
 
 /**
@@ -46,7 +46,7 @@ export async function questionFor(
   // The same work for every address (spec §8: nothing told apart, in time either): the decoy
   // hash is computed and two records are read whether the address is known or not.
   const decoy = parseInt((await keyedHash(deps, email)).slice(0, 8), 16);
-  const user = await users.byEmail(email);
+  const user = present(await users.byEmail(email));
   if (!user) await users.get(`decoy-${decoy}`);
   const questions = await org.secretQuestions();
   if (!questions.length) throw new NoQuestions();
@@ -84,7 +84,7 @@ export async function checkAnswer(
   );
   if (!perDevice) throw tooMany();
   const open = await rateLimits.hit("answer-email", email, LOST_LIMITS.answersPerEmail, DAY);
-  const user = await users.byEmail(email);
+  const user = present(await users.byEmail(email));
   const stored = user?.secret.answer ?? await decoyHash(deps);
   const matches = await verifySecret(normaliseAnswer(answer), stored);
   const right = !!user && matches && user.secret.questionOid === questOid;

@@ -75,7 +75,7 @@ function endedByOwnClose(r: RequestRecord, userOid: string, closedCard: boolean)
 }
 
 /** Adds the writes that cancel a request's open approval (checked against concurrent votes). */
-async function cancelApproval(
+export async function cancelApproval(
   deps: Deps,
   r: RequestRecord,
   op: Deno.AtomicOperation,

@@ -12,6 +12,11 @@ export interface User {
   isApprover: boolean;
   teams: string[];
   secret: { questionOid: string; answer: SaltedHash };
+  /**
+   * When the person left the organisation (issue 34, server/domain/leavers.ts): the record stays
+   * for history, with no teams and no roles, and nothing lets it in again.
+   */
+  leftAt?: number;
 }
 
 /** Users by oid, with a unique email index kept in the same atomic writes. */
