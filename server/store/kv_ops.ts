@@ -7,8 +7,7 @@
  * every operation is refused with Deno.errors.BadResource, as Deno KV's closed resource is;
  * operations already in flight settle first, then the backend is closed.
  */
-import { encodeKeyBytes } from "./pg_keys.ts";
-import { decodeKey } from "./pg_keys.ts";
+import { concatBytes, decodeKey, encodeKeyBytes } from "./pg_keys.ts";
 import type { RawValue } from "./kv_values.ts";
 export type { RawValue } from "./kv_values.ts";
 
@@ -93,15 +92,7 @@ function encodeKey(key: unknown): Uint8Array {
 
 const startsWith = (a: Uint8Array, p: Uint8Array) =>
   a.length >= p.length && p.every((x, i) => a[i] === x);
-const concat = (...parts: (Uint8Array | number[])[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
+const concat = concatBytes;
 function compare(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
   for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];

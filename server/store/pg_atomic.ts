@@ -5,7 +5,7 @@
  * Values are stored as Deno KV serialises them (kv_values.ts).
  */
 import type postgres from "postgres";
-import { encodeKeyBytes, hex } from "./pg_keys.ts";
+import { concatBytes, encodeKeyBytes, hex } from "./pg_keys.ts";
 import { TABLE } from "./pg_schema.ts";
 import type { WriteCheck, WriteMutation } from "./kv_ops.ts";
 import { type RawValue, typeName } from "./kv_values.ts";
@@ -142,7 +142,7 @@ export async function writeAtomic(
     const last = new Map<string, { k: Uint8Array; s: Stored; exp: number } | null>();
     muts.forEach((m, i) => {
       const key = m.kind === "setSuffixVersionstampedKey"
-        ? concat(m.key, stringPart(stamp(given!)))
+        ? concatBytes(m.key, stringPart(stamp(given!)))
         : m.key;
       const h = hex(key);
       if (m.kind === "set" || m.kind === "setSuffixVersionstampedKey") {
@@ -213,13 +213,6 @@ export async function writeAtomic(
     await committed;
     return stamp(n);
   });
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 function fromHex(h: string): Uint8Array {

@@ -138,6 +138,17 @@ export function decodeKey(b: Uint8Array): Deno.KvKey {
   return key;
 }
 
+/** The parts one after another. */
+export function concatBytes(...parts: (Uint8Array | number[])[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
 /** `a` then one byte. */
 export function withByte(a: Uint8Array, byte: number): Uint8Array {
   const out = new Uint8Array(a.length + 1);

@@ -172,9 +172,12 @@ export class PgKv implements KvBackend {
       r.start.every((b, i) => r.end[i] === b);
     if (ranges.length === 1 && point(ranges[0])) {
       // A get: the plain key lookup.
-      const rows = await this.#run(() =>
-        this.sql<Row[]>`SELECT k, v, enc, vs FROM ${this.sql(TABLE)}
-          WHERE k = ${ranges[0].start} AND ${this.sql.unsafe(NOT_EXPIRED)}`.execute(), true);
+      const rows = await this.#run(
+        () =>
+          this.sql<Row[]>`SELECT k, v, enc, vs FROM ${this.sql(TABLE)}
+          WHERE k = ${ranges[0].start} AND ${this.sql.unsafe(NOT_EXPIRED)}`.execute(),
+        true,
+      );
       return [rows.map((r) => this.#entry(r))];
     }
     const exact = ranges.filter(point).map((r) => hex(r.start));

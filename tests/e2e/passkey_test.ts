@@ -18,6 +18,7 @@ import {
   click,
   dumpOnFailure,
   type Env,
+  type Flavour,
   FLAVOURS,
   start,
   tapDigits,
@@ -91,123 +92,16 @@ async function unlocked(page: Page) {
   await waitText(page, "Hello ");
 }
 
-for (const flavour of FLAVOURS) {
+/** One browser test: a fresh server, the employee activated, the page dumped on failure. */
+function passkeyTest(flavour: Flavour, name: string, body: (env: Env, p: Page) => Promise<void>) {
   Deno.test({
-    name:
-      `[e2e:${flavour}] passkey: on in Options, a reload unlocks without the PIN (offline too, on cached data); a failed assertion counts; remove local data leaves no wrapper`,
+    name,
     ...opts,
     fn: async () => {
       const env = await start(flavour);
-      let page: Page | null = null;
       try {
-        page = await activate(env, EMAIL);
-        const p = page;
-        await dumpOnFailure(p, async () => {
-          const { cdp, authenticatorId } = await authenticator(p, true);
-          await openOptions(p);
-          await click(p, SWITCH);
-          await waitText(p, "Your PIN still unlocks QCard.");
-          const [rec] = await tokenRecords(p);
-          assert.ok(rec.passkey?.credentialId, "the passkey wrapper is stored with the token");
-          assert.ok(rec.token.startsWith("v2."));
-          // What the server knows is WebAuthn public data only, bound to this device.
-          const withKey = await device(env);
-          assert.equal(withKey?.passkey?.id, rec.passkey.credentialId);
-          assert.ok(!JSON.stringify(rec.passkey).includes("results"));
-
-          // Reload: the prompt opens by itself and unlocks; no PIN typed. The token rotated.
-          await p.reload();
-          await unlocked(p);
-          const rotated = await device(env);
-          assert.notEqual(rotated?.tokenHash, withKey?.tokenHash);
-          assert.equal(rotated?.pinFailures, 0);
-
-          // Offline: the passkey opens the data key and the cached lists show.
-          await p.setOfflineMode(true);
-          await p.reload();
-          await unlocked(p);
-          await waitText(p, "offline");
-          await p.setOfflineMode(false);
-
-          // The server refuses the passkey (here: it is bound to another origin for a moment):
-          // a failed unlock, counted.
-          const publicUrl = env.deps.config.PUBLIC_URL;
-          env.deps.config.PUBLIC_URL = publicUrl.replace("localhost", "127.0.0.1");
-          await p.reload();
-          await waitText(p, "Passkey not used or not accepted. 4 attempts left");
-          env.deps.config.PUBLIC_URL = publicUrl;
-          assert.equal((await device(env))?.pinFailures, 1);
-          // The next start does not prompt by itself (it would spend an attempt at every start):
-          // the PIN pad says the passkey did not work; its button tries again, and unlocks.
-          const asked: string[] = [];
-          const seen = (r: { url(): string }) => {
-            if (r.url().includes("pwapasskeyunlock")) asked.push(r.url());
-          };
-          p.on("request", seen);
-          await p.reload();
-          await waitText(p, "Your passkey did not work last time.");
-          assert.deepEqual(asked, [], "no prompt, no attempt");
-          p.off("request", seen);
-          assert.equal((await device(env))?.pinFailures, 1);
-          await click(p, SWITCH);
-          await unlocked(p);
-          assert.equal((await device(env))?.pinFailures, 0);
-          await p.reload();
-          await unlocked(p); // it worked: the prompt opens by itself again
-
-          // A failed assertion (user verification fails) counts towards the PIN's limit.
-          await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
-          await p.reload();
-          await waitText(p, "Passkey not used or not accepted. 4 attempts left");
-          assert.equal((await device(env))?.pinFailures, 1);
-          // Not again by itself (once per start); the PIN still unlocks, and resets the count.
-          await waitText(p, SWITCH);
-          await tapDigits(p, "135790");
-          await unlocked(p);
-          assert.equal((await device(env))?.pinFailures, 0);
-
-          // Remove local data: no wrapper left on the device, and the server forgot it all.
-          await openOptions(p);
-          await click(p, "Remove local data");
-          await click(p, "Remove");
-          await waitText(p, "Enter the 5-digit code");
-          assert.deepEqual(await tokenRecords(p), []);
-          assert.equal(await device(env), null);
-        });
-      } finally {
-        await env.close();
-      }
-    },
-  });
-
-  Deno.test({
-    name: `[e2e:${flavour}] passkey: an authenticator without PRF → the switch is not offered`,
-    ...opts,
-    fn: async () => {
-      const env = await start(flavour);
-      let page: Page | null = null;
-      try {
-        page = await activate(env, EMAIL);
-        const p = page;
-        await dumpOnFailure(p, async () => {
-          await authenticator(p, false);
-          await openOptions(p);
-          await click(p, SWITCH);
-          await waitText(p, "no PRF support");
-          assert.equal(await p.$('::-p-aria([name="' + SWITCH + '"][role="switch"])'), null);
-          const [rec] = await tokenRecords(p);
-          assert.equal(rec.passkey, undefined);
-          assert.equal((await device(env))?.passkey, undefined);
-          // Options opened again: still not offered, the reason still said.
-          await click(p, "Back");
-          await openOptions(p);
-          await waitText(p, "no PRF support");
-          assert.equal(await p.$('::-p-aria([name="' + SWITCH + '"][role="switch"])'), null);
-          // And the unlock screen offers no passkey: the PIN unlocks.
-          await p.reload();
-          await waitText(p, "Enter your PIN");
-          assert.ok(!(await p.evaluate(() => document.body.innerText)).includes(SWITCH));
-        });
+        const p = await activate(env, EMAIL);
+        await dumpOnFailure(p, () => body(env, p));
       } finally {
         await env.close();
       }
@@ -216,43 +110,136 @@ for (const flavour of FLAVOURS) {
 }
 
 for (const flavour of FLAVOURS) {
-  Deno.test({
-    name: `[e2e:${flavour}] passkey: each algorithm offered (${
+  passkeyTest(
+    flavour,
+    `[e2e:${flavour}] passkey: on in Options, a reload unlocks without the PIN (offline too, on cached data); a failed assertion counts; remove local data leaves no wrapper`,
+    async (env, p) => {
+      const { cdp, authenticatorId } = await authenticator(p, true);
+      await openOptions(p);
+      await click(p, SWITCH);
+      await waitText(p, "Your PIN still unlocks QCard.");
+      const [rec] = await tokenRecords(p);
+      assert.ok(rec.passkey?.credentialId, "the passkey wrapper is stored with the token");
+      assert.ok(rec.token.startsWith("v2."));
+      // What the server knows is WebAuthn public data only, bound to this device.
+      const withKey = await device(env);
+      assert.equal(withKey?.passkey?.id, rec.passkey.credentialId);
+      assert.ok(!JSON.stringify(rec.passkey).includes("results"));
+
+      // Reload: the prompt opens by itself and unlocks; no PIN typed. The token rotated.
+      await p.reload();
+      await unlocked(p);
+      const rotated = await device(env);
+      assert.notEqual(rotated?.tokenHash, withKey?.tokenHash);
+      assert.equal(rotated?.pinFailures, 0);
+
+      // Offline: the passkey opens the data key and the cached lists show.
+      await p.setOfflineMode(true);
+      await p.reload();
+      await unlocked(p);
+      await waitText(p, "offline");
+      await p.setOfflineMode(false);
+
+      // The server refuses the passkey (here: it is bound to another origin for a moment):
+      // a failed unlock, counted.
+      const publicUrl = env.deps.config.PUBLIC_URL;
+      env.deps.config.PUBLIC_URL = publicUrl.replace("localhost", "127.0.0.1");
+      await p.reload();
+      await waitText(p, "Passkey not used or not accepted. 4 attempts left");
+      env.deps.config.PUBLIC_URL = publicUrl;
+      assert.equal((await device(env))?.pinFailures, 1);
+      // The next start does not prompt by itself (it would spend an attempt at every start):
+      // the PIN pad says the passkey did not work; its button tries again, and unlocks.
+      const asked: string[] = [];
+      const seen = (r: { url(): string }) => {
+        if (r.url().includes("pwapasskeyunlock")) asked.push(r.url());
+      };
+      p.on("request", seen);
+      await p.reload();
+      await waitText(p, "Your passkey did not work last time.");
+      assert.deepEqual(asked, [], "no prompt, no attempt");
+      p.off("request", seen);
+      assert.equal((await device(env))?.pinFailures, 1);
+      await click(p, SWITCH);
+      await unlocked(p);
+      assert.equal((await device(env))?.pinFailures, 0);
+      await p.reload();
+      await unlocked(p); // it worked: the prompt opens by itself again
+
+      // A failed assertion (user verification fails) counts towards the PIN's limit.
+      await cdp.send("WebAuthn.setUserVerified", { authenticatorId, isUserVerified: false });
+      await p.reload();
+      await waitText(p, "Passkey not used or not accepted. 4 attempts left");
+      assert.equal((await device(env))?.pinFailures, 1);
+      // Not again by itself (once per start); the PIN still unlocks, and resets the count.
+      await waitText(p, SWITCH);
+      await tapDigits(p, "135790");
+      await unlocked(p);
+      assert.equal((await device(env))?.pinFailures, 0);
+
+      // Remove local data: no wrapper left on the device, and the server forgot it all.
+      await openOptions(p);
+      await click(p, "Remove local data");
+      await click(p, "Remove");
+      await waitText(p, "Enter the 5-digit code");
+      assert.deepEqual(await tokenRecords(p), []);
+      assert.equal(await device(env), null);
+    },
+  );
+
+  passkeyTest(
+    flavour,
+    `[e2e:${flavour}] passkey: an authenticator without PRF → the switch is not offered`,
+    async (env, p) => {
+      await authenticator(p, false);
+      await openOptions(p);
+      await click(p, SWITCH);
+      await waitText(p, "no PRF support");
+      assert.equal(await p.$('::-p-aria([name="' + SWITCH + '"][role="switch"])'), null);
+      const [rec] = await tokenRecords(p);
+      assert.equal(rec.passkey, undefined);
+      assert.equal((await device(env))?.passkey, undefined);
+      // Options opened again: still not offered, the reason still said.
+      await click(p, "Back");
+      await openOptions(p);
+      await waitText(p, "no PRF support");
+      assert.equal(await p.$('::-p-aria([name="' + SWITCH + '"][role="switch"])'), null);
+      // And the unlock screen offers no passkey: the PIN unlocks.
+      await p.reload();
+      await waitText(p, "Enter your PIN");
+      assert.ok(!(await p.evaluate(() => document.body.innerText)).includes(SWITCH));
+    },
+  );
+}
+
+for (const flavour of FLAVOURS) {
+  passkeyTest(
+    flavour,
+    `[e2e:${flavour}] passkey: each algorithm offered (${
       CHROMIUM_ALGORITHMS.join(", ")
     }) registers, survives a reload and unlocks`,
-    ...opts,
-    fn: async () => {
-      const env = await start(flavour);
-      let page: Page | null = null;
-      try {
-        page = await activate(env, EMAIL);
-        const p = page;
-        await dumpOnFailure(p, async () => {
-          await authenticator(p, true);
-          for (const alg of CHROMIUM_ALGORITHMS) {
-            // The server offers this one alone: the authenticator must use it.
-            env.deps.config.PASSKEY_ALGORITHMS = [alg];
-            await openOptions(p);
-            await click(p, SWITCH);
-            await waitText(p, "Your PIN still unlocks QCard.");
-            assert.equal(await storedAlgorithm(env), COSE_ALGORITHMS[alg].id, alg);
-            const before = (await device(env))?.tokenHash;
-            await p.reload();
-            await unlocked(p);
-            const after = await device(env);
-            assert.notEqual(after?.tokenHash, before, `${alg}: unlocked by the server`);
-            assert.equal(after?.pinFailures, 0, alg);
-            assert.ok((after?.passkey?.counter ?? 0) >= 0);
-            // Off again, for the next algorithm.
-            await openOptions(p);
-            await click(p, SWITCH);
-            await waitText(p, "Passkey unlock is off.");
-            await click(p, "Back");
-          }
-        });
-      } finally {
-        await env.close();
+    async (env, p) => {
+      await authenticator(p, true);
+      for (const alg of CHROMIUM_ALGORITHMS) {
+        // The server offers this one alone: the authenticator must use it.
+        env.deps.config.PASSKEY_ALGORITHMS = [alg];
+        await openOptions(p);
+        await click(p, SWITCH);
+        await waitText(p, "Your PIN still unlocks QCard.");
+        assert.equal(await storedAlgorithm(env), COSE_ALGORITHMS[alg].id, alg);
+        const before = (await device(env))?.tokenHash;
+        await p.reload();
+        await unlocked(p);
+        const after = await device(env);
+        assert.notEqual(after?.tokenHash, before, `${alg}: unlocked by the server`);
+        assert.equal(after?.pinFailures, 0, alg);
+        assert.ok((after?.passkey?.counter ?? 0) >= 0);
+        // Off again, for the next algorithm.
+        await openOptions(p);
+        await click(p, SWITCH);
+        await waitText(p, "Passkey unlock is off.");
+        await click(p, "Back");
       }
     },
-  });
+  );
 }
