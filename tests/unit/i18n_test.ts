@@ -316,3 +316,32 @@ Deno.test("[i18n] 3-D Secure is spelled one way in every language (German compou
   // The refused reason's abbreviation (spec §8 matches the issuer's '3Dsecure') shows the same.
   assert.equal(refusedAbbreviation("3Dsecure not enrolled/none"), "3-D Secure");
 });
+
+Deno.test("[i18n] a translation that changes nothing shown renders nothing again; one that changes a text, brings a key asked for or another language does", async () => {
+  const { effect } = await import("@preact/signals-react");
+  const ui = await import("../../client/i18n/index.ts");
+  const key = (k: string) => k as Parameters<typeof ui.t>[0];
+  let renders = 0;
+  const stop = effect(() => {
+    void ui.dictionary.value;
+    renders++;
+  });
+  try {
+    const faq = ui.t(key("pinpad.faq"));
+    const base = { ...ui.dictionary.peek() };
+    ui.applyTranslation({ ...base, "test.added": "Added" }, "en");
+    assert.equal(renders, 1, "only keys added: no render");
+    assert.equal(ui.t(key("test.added")), "Added");
+    assert.equal(ui.t(key("test.late")), "", "not there yet");
+    ui.applyTranslation({ ...base, "test.late": "Late" }, "en");
+    assert.equal(renders, 2, "a key asked for before it came");
+    assert.equal(ui.t(key("test.late")), "Late");
+    ui.applyTranslation({ ...base, "pinpad.faq": `${faq}!` }, "en");
+    assert.equal(renders, 3, "a text changed");
+    ui.applyTranslation({ ...base, "pinpad.faq": `${faq}!` }, "fr");
+    assert.equal(renders, 4, "another language");
+    ui.applyTranslation({ ...base }, "en");
+  } finally {
+    stop();
+  }
+});
