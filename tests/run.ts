@@ -125,6 +125,7 @@ const PG_SUITES = [
   "receipt_reminders",
   "declarations",
   "leavers",
+  "org_sync",
   "store_outage",
   "concurrent_uploads",
 ].map((name) => `tests/server/${name}_test.ts`);

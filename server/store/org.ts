@@ -15,6 +15,13 @@ export type OrgCurrency = Org["currencies"][number];
 export type OrgCountry = Org["countries"][number];
 
 /**
+ * Where a reference record removed from the organisation file but still named by an open request
+ * is kept (issue 34): ["org_archived", collection, key]. Read by key (the request still shows it),
+ * never listed among what is offered.
+ */
+export const ARCHIVED = "org_archived";
+
+/**
  * The organisation's configuration and reference data (spec §3 lookups). Each collection is
  * stored under its own prefix so later issues read one entity without loading the file.
  */
@@ -34,12 +41,21 @@ export class OrgRepo {
   }
 
   async team(oid: string): Promise<Team | null> {
-    return (await this.kv.get<Team>(["team", oid])).value;
+    return await this.get<Team>("team", oid);
   }
 
-  /** One record of a reference collection by its key (oid, or value for currencies). */
+  /** One record of a reference collection by its key (oid, or value for currencies), or archived. */
   async get<T>(collection: string, key: string): Promise<T | null> {
-    return (await this.kv.get<T>([collection, key])).value;
+    const [live, archived] = await this.kv.getMany<[T, T]>([
+      [collection, key],
+      [ARCHIVED, collection, key],
+    ]);
+    return live.value ?? archived.value;
+  }
+
+  /** The archived records of one collection (issue 34: removed, still named by open requests). */
+  async archived<T>(collection: string): Promise<T[]> {
+    return await listValues<T>(this.kv, [ARCHIVED, collection]);
   }
 
   /** Every record of one reference collection, in key order. */

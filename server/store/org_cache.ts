@@ -1,5 +1,5 @@
 import { listValues } from "./kv.ts";
-import type { OrgAccount, OrgType, Team } from "./org.ts";
+import { ARCHIVED, type OrgAccount, type OrgType, type Team } from "./org.ts";
 import type { User } from "./users.ts";
 import { bumpOrg, ORG_VERSION } from "./org_version.ts";
 
@@ -27,8 +27,14 @@ export class OrgCache {
     const version = read ?? await this.kv.get(ORG_VERSION);
     const kept = this.#kept;
     if (kept && version.versionstamp === kept.stamp) return kept.snap;
+    // Archived records (org.ts ARCHIVED) too: an open approval may still name them.
     const byOid = async <T extends { oid: string }>(prefix: string) =>
-      new Map((await listValues<T>(this.kv, [prefix])).map((t) => [t.oid, Object.freeze(t)]));
+      new Map(
+        [
+          ...await listValues<T>(this.kv, [ARCHIVED, prefix]),
+          ...await listValues<T>(this.kv, [prefix]),
+        ].map((t) => [t.oid, Object.freeze(t)]),
+      );
     const [teams, users, types, accounts] = await Promise.all([
       byOid<Team>("team"),
       byOid<User>("user"),
