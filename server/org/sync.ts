@@ -72,13 +72,14 @@ export interface CollectionDiff {
   name: string;
   prefix: string;
   added: string[];
-  changed: { key: string; fields: string[] }[];
+  changed: { key: string; fields: string[]; details: string[] }[];
   removed: Removal[];
 }
 
 export interface UserChange {
   email: string;
   fields: string[];
+  details: string[];
 }
 
 export interface OrgDiff {
@@ -92,6 +93,16 @@ export interface OrgDiff {
 function changedFields(before: Item, after: Item): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   return [...keys].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k])).sort();
+}
+
+/** A changed field as the operator reads it: `name: "old" → "new"` for short values. */
+function detail(field: string, before: unknown, after: unknown): string {
+  const show = (v: unknown) => {
+    const j = JSON.stringify(v) ?? "none";
+    return j.length <= 60 ? j : null;
+  };
+  const [b, a] = [show(before), show(after)];
+  return b && a ? `${field} ${b} → ${a}` : field;
 }
 
 /** spec §4: a request still under way (not ended, its card not closed). */
@@ -153,7 +164,8 @@ export async function diffOrg(deps: Deps, org: Org): Promise<OrgDiff> {
       if (!before) d.added.push(key);
       else {
         const fields = changedFields(before, item);
-        if (fields.length) d.changed.push({ key, fields });
+        const details = fields.map((f) => detail(f, before[f], item[f]));
+        if (fields.length) d.changed.push({ key, fields, details });
       }
     }
     for (
@@ -180,7 +192,12 @@ export async function diffOrg(deps: Deps, org: Org): Promise<OrgDiff> {
     if (!cur || hasLeft(cur)) added.push(u.email);
     else {
       const fields = await userChanges(cur, u);
-      if (fields.length) changed.push({ email: u.email, fields });
+      const details = fields.map((f) =>
+        f === "secret"
+          ? "secret question or answer"
+          : detail(f, cur[f as keyof User], u[f as keyof OrgUser])
+      );
+      if (fields.length) changed.push({ email: u.email, fields, details });
     }
   }
   const leaving = users.filter((u) => !hasLeft(u) && !inFile.has(u.email));
@@ -303,7 +320,7 @@ export function formatDiff(diff: OrgDiff, applied: boolean): string {
   const u = diff.users;
   out.push("", "Users");
   for (const e of u.added) out.push(`  + added    ${e} (activation e-mail queued)`);
-  for (const c of u.changed) out.push(`  ~ changed  ${c.email}: ${c.fields.join(", ")}`);
+  for (const c of u.changed) out.push(`  ~ changed  ${c.email}: ${c.details.join(", ")}`);
   for (const l of u.left) {
     out.push(
       `  - left     ${l.email}: ${plural(l.devices, "device")} unregistered, ` +
@@ -323,7 +340,7 @@ export function formatDiff(diff: OrgDiff, applied: boolean): string {
     if (!c.added.length && !c.changed.length && !c.removed.length) continue;
     out.push("", c.name[0].toUpperCase() + c.name.slice(1));
     for (const k of c.added) out.push(`  + added    ${k}`);
-    for (const x of c.changed) out.push(`  ~ changed  ${x.key}: ${x.fields.join(", ")}`);
+    for (const x of c.changed) out.push(`  ~ changed  ${x.key}: ${x.details.join(", ")}`);
     for (const r of c.removed) {
       out.push(
         r.fate === "archived"

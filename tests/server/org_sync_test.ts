@@ -99,7 +99,13 @@ Deno.test(
       ];
     });
     const diff = await applyOrg(api.deps, org);
-    assert.deepEqual(diff.users.changed, [{ email: DEMO.manager, fields: ["teams"] }]);
+    assert.deepEqual(diff.users.changed.map((c) => [c.email, c.fields]), [[DEMO.manager, [
+      "teams",
+    ]]]);
+    assert.match(
+      formatDiff(diff, true),
+      /~ changed {2}manager@demo\.example: teams \["team-management","team-employees"\] → \["team-finance","team-employees"\]/,
+    );
     // Level 2 of `a` is Management's: no longer the manager's; level 1 of `b` is Finance's.
     const rows = await list(api, mgr.h);
     assert.ok(!rows.find((r) => r.oid === a.oid)?.canApprove);
@@ -163,7 +169,11 @@ Deno.test(
     const diff = await applyOrg(api.deps, org);
     assert.deepEqual(diff.users.added, ["joiner@demo.example"]);
     const teams = diff.collections.find((c) => c.prefix === "team")!;
-    assert.deepEqual(teams.changed, [{ key: "team-finance", fields: ["teamName"] }]);
+    assert.deepEqual(teams.changed.map((c) => [c.key, c.fields]), [["team-finance", ["teamName"]]]);
+    assert.match(
+      formatDiff(diff, true),
+      /~ changed {2}team-finance: teamName "Finance" → "Finance & Control"/,
+    );
     const mails = () => api.deps.outbox!.list({ to: "joiner@demo.example", limit: 10 });
     assert.equal((await mails()).length, 1);
     assert.ok(isEmpty(await applyOrg(api.deps, org)));
