@@ -30,6 +30,7 @@ import { createLogger, errorText, type Logger } from "./log.ts";
 import { requestLog } from "./middleware/request_log.ts";
 import { StoreUnavailableError } from "./store/unavailable.ts";
 import { type RelayOptions, relayRoutes, upstreamProbe } from "./relay/relay.ts";
+import { scimRoutes } from "./routes/scim.ts";
 
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   card_not_found: 404,
@@ -118,6 +119,11 @@ export function createApp(
     // The document service (spec §7 remote document delete): advanced-security documents, its own
     // tokens, no bearer.
     app.route("/docservice", docServiceRoutes());
+  }
+  // SCIM 2.0 provisioning (issue 34, docs/people.md): only with SCIM_TOKEN, never on a relay.
+  if (deps.config.SCIM_TOKEN && !relay) {
+    app.use("/scim/v2/*", bufferedBody({ maxSize: MAX_JSON_BODY }));
+    app.route("/scim/v2", scimRoutes(deps.config.SCIM_TOKEN));
   }
   // Relay mode (docs/relay.md): the upstream hands pushes to the edge, signed
   // (server/push/edge.ts).

@@ -103,6 +103,11 @@ export const ConfigSchema = z.object({
    */
   DEMO_HISTORY: bool.default(true),
   ORG_FILE: z.string().optional(),
+  /**
+   * SCIM 2.0 provisioning (server/routes/scim.ts, docs/people.md): the bearer token an identity
+   * provider (Okta, Microsoft Entra ID) sends to /scim/v2. Unset, or in relay mode: /scim is 404.
+   */
+  SCIM_TOKEN: z.string().min(32, "at least 32 characters").optional(),
   /** Lifetime of an emailed activation code (see docs/security.md). */
   CODE_TTL_MINUTES: z.coerce.number().int().min(1).max(60 * 24 * 14).default(60 * 24),
   /** Lifetime of a code sent through lost activation, bound to the device that asked. */

@@ -126,6 +126,7 @@ const PG_SUITES = [
   "declarations",
   "leavers",
   "org_sync",
+  "scim",
   "store_outage",
   "concurrent_uploads",
 ].map((name) => `tests/server/${name}_test.ts`);

@@ -17,6 +17,8 @@ export interface User {
    * for history, with no teams and no roles, and nothing lets it in again.
    */
   leftAt?: number;
+  /** The identity provider's own id of the person (SCIM externalId), when provisioned by one. */
+  externalId?: string;
 }
 
 /** Users by oid, with a unique email index kept in the same atomic writes. */
