@@ -133,7 +133,8 @@ function votedOrBarred(a: ApprovalRecord, userOid: string, level: number): boole
  * from the next call on they count for no approval), removes every device with its tokens and
  * passkey, and records the card-stop job when a card is live; then each request not yet approved
  * is cancelled with a history line; then the cards are stopped at once (the job retries what
- * fails). Idempotent: a second call finds the user left and only runs the job, if any.
+ * fails). Idempotent: a later call finds the user left, finishes what a run stopped half-way left
+ * undone (devices, cancellations, the card-stop job) and answers null.
  */
 export async function leaveUser(
   deps: Deps,
@@ -167,12 +168,22 @@ export async function leaveUser(
   if (!report) {
     const left = (await store.users.get(userOid))!;
     if (!hasLeft(left)) throw new Error(`leaver ${userOid}: the store kept changing`);
-  } else {
-    report.cancelled = await cancelOpen(deps, userOid);
-    report.devices = removed.length;
-    for (const deviceId of removed) {
-      await deps.events.publish({ type: "device.unregistered", userOid, deviceId, reason: "left" });
+    // Already left: finish what a run that stopped half-way left undone (each step is checked
+    // and does nothing twice).
+    for (const d of await store.devices.forUser(userOid)) {
+      const entry = await store.devices.get(d.deviceId);
+      if ((await store.devices.remove(store.kv.atomic().check(entry), d).commit()).ok) {
+        removed.push(d.deviceId);
+      }
     }
+  }
+  const cancelled = await cancelOpen(deps, userOid);
+  if (report) {
+    report.cancelled = cancelled;
+    report.devices = removed.length;
+  }
+  for (const deviceId of removed) {
+    await deps.events.publish({ type: "device.unregistered", userOid, deviceId, reason: "left" });
   }
   await runCardStop(deps, userOid);
   return report;

@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { DEMO, withApp } from "../helpers.ts";
 import { sendActivation } from "../../server/domain/activation.ts";
 import { leaveUser, pendingCardStops, runCardStops } from "../../server/domain/leavers.ts";
-import { everyone } from "./approvals_fixture.ts";
+import { everyone, submitted } from "./approvals_fixture.ts";
+import { getE } from "./api.ts";
 import { buy } from "./purchase_helpers.ts";
 import { assertLeft, leaverFixture } from "./leavers_fixture.ts";
 
@@ -76,5 +77,23 @@ Deno.test(
     }
     assert.deepEqual(await pendingCardStops(api.deps), []);
     await assertLeft(api, f);
+  }),
+);
+
+Deno.test(
+  "[leavers] a run stopped after marking the user left is finished by the next one",
+  withApp(async (api) => {
+    const { mgr } = await everyone(api);
+    const waiting = await submitted(api, mgr.h);
+    // As if the process died right after the first write, before the devices went.
+    const u = (await api.deps.store.users.get(mgr.oid))!;
+    await api.deps.store.users.put(api.deps.store.kv.atomic(), { ...u, leftAt: Date.now() })
+      .commit();
+    assert.equal((await api.deps.store.devices.forUser(mgr.oid)).length, 1);
+    assert.equal(await leaveUser(api.deps, mgr.oid), null);
+    assert.deepEqual(await api.deps.store.devices.forUser(mgr.oid), []);
+    assert.equal((await getE(api, mgr.h, "pwalists")).status, 401);
+    const r = (await api.deps.store.requests.get(mgr.oid, waiting.request.oid)).value!;
+    assert.equal(r.status, "cancelled");
   }),
 );
