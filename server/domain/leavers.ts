@@ -159,6 +159,10 @@ export async function leaveUser(
       store.devices.remove(op, d);
     }
     removed = devices.map((d) => d.deviceId);
+    // Their phones get no more notifications (also those of devices already gone).
+    for (const sub of await store.pushSubs.forUser(userOid)) {
+      store.pushSubs.remove(op, userOid, sub.deviceId);
+    }
     if (plan.cards.length) {
       const job: CardStopJob = { userOid, createdAt: now, nextAt: now, attempts: 0 };
       op.set([JOB, userOid], job);

@@ -14,7 +14,16 @@ export async function leaverFixture(api: TestApi) {
   const all = await everyone(api);
   const { mgr, emp, fin, dir } = all;
   await sendActivation(api.deps, mgr.user);
-  const second = bearer((await api.activate(DEMO.manager)).token);
+  const activated = await api.activate(DEMO.manager);
+  const second = bearer(activated.token);
+  // That phone takes notifications.
+  await api.deps.store.pushSubs.put(api.deps.store.kv.atomic(), {
+    userOid: mgr.oid,
+    deviceId: activated.deviceId,
+    subscription: { endpoint: "https://push.example/x", keys: { p256dh: "p", auth: "a" } },
+    isIOS: false,
+    at: Date.now(),
+  }).commit();
   await defineSecure(api, mgr.h, "612345670");
   const card = await newCard(api, mgr.h);
   assert.equal((await buy(api, card)).approved, true);
@@ -34,6 +43,7 @@ export async function assertLeft(
     assert.equal((await getE(api, h, "pwalists")).status, 401);
   }
   assert.deepEqual(await api.deps.store.devices.forUser(f.mgr.oid), []);
+  assert.deepEqual(await api.deps.store.pushSubs.forUser(f.mgr.oid), []);
   // A leaver's activation mail is never sent again and an old code lets nobody in.
   const user = await api.deps.store.users.get(f.mgr.oid);
   assert.ok(user?.leftAt);

@@ -181,3 +181,20 @@ Deno.test(
     await api.activate("joiner@demo.example");
   }),
 );
+
+Deno.test(
+  "[org import] a leaver back in the file is a joiner again: one activation mail, a way in",
+  withApp(async (api) => {
+    await applyOrg(api.deps, await demoWith(without(DIRECTOR)));
+    const left = await api.deps.store.users.byEmail(DIRECTOR);
+    assert.ok(left?.leftAt);
+    const before = (await api.deps.outbox!.list({ to: DIRECTOR, limit: 20 })).length;
+    const back = await applyOrg(api.deps, await demoWith());
+    assert.deepEqual(back.users.added, [DIRECTOR]);
+    const user = await api.deps.store.users.byEmail(DIRECTOR);
+    assert.equal(user?.oid, left.oid);
+    assert.equal(user?.leftAt, undefined);
+    assert.deepEqual(user?.teams, ["team-management"]);
+    assert.equal((await api.deps.outbox!.list({ to: DIRECTOR, limit: 20 })).length, before + 1);
+  }),
+);
