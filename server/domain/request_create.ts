@@ -111,6 +111,26 @@ export async function draftFields(deps: Deps, tr: Tr, body: CreateBody): Promise
 }
 
 /** spec §7 pwaexpenserequestcreate: every §5 rule, budget rebuilt here, status new. */
+/**
+ * Issue 34: what the organisation file removed but an open request still names is archived:
+ * shown on that request, never chosen for a new one.
+ */
+async function refuseArchived(deps: Deps, tr: Tr, f: DraftFields): Promise<void> {
+  const { org } = deps.store;
+  const checks: [string, string | null, TranslationKey][] = [
+    ["rtype", f.typeOid, "request.typeUnknown"],
+    ["account", f.accountOid, "request.accountUnknown"],
+    ["currency", f.currency, "request.currencyUnknown"],
+    ["costcenter", f.costCenterOid, "request.costCenterNotAllowed"],
+    ["ledger", f.GLOid, "request.codesMismatch"],
+    ["project", f.projectOid, "request.codesMismatch"],
+  ];
+  const named = checks.filter(([, key]) => key);
+  const live = await org.live(named.map(([collection, key]) => [collection, key!]));
+  const gone = named.find((_, i) => !live[i]);
+  if (gone) throw broken(tr, gone[2]);
+}
+
 export async function createRequest(
   deps: Deps,
   user: User,
@@ -124,6 +144,7 @@ export async function createRequest(
       : broken(tr, denied.key);
   }
   const fields = await draftFields(deps, tr, body);
+  await refuseArchived(deps, tr, fields);
   const now = deps.now();
   const base: Omit<RequestRecord, "id"> = {
     oid: crypto.randomUUID(),

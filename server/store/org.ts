@@ -53,6 +53,15 @@ export class OrgRepo {
     return live.value ?? archived.value;
   }
 
+  /**
+   * Whether each record ([collection, key], at most 10) is in the organisation as it is now,
+   * not only archived (issue 34): one store read.
+   */
+  async live(refs: [string, string][]): Promise<boolean[]> {
+    if (!refs.length) return [];
+    return (await this.kv.getMany(refs)).map((e) => e.versionstamp !== null);
+  }
+
   /** The archived records of one collection (issue 34: removed, still named by open requests). */
   async archived<T>(collection: string): Promise<T[]> {
     return await listValues<T>(this.kv, [ARCHIVED, collection]);

@@ -10,9 +10,9 @@ import { DEMO, withApp } from "../helpers.ts";
 import { parseOrg } from "../../server/org/parse.ts";
 import type { Org } from "../../server/org/schema.ts";
 import { applyOrg, diffOrg, formatDiff, isEmpty } from "../../server/org/sync.ts";
-import { approve, everyone, list, submitted } from "./approvals_fixture.ts";
+import { approve, EQUIPMENT, everyone, list, submitted } from "./approvals_fixture.ts";
 import { DIRECTOR } from "./requests_fixture.ts";
-import { assertOk, getE } from "./api.ts";
+import { assertOk, getE, postE } from "./api.ts";
 import { assertLeft, leaverFixture } from "./leavers_fixture.ts";
 
 const DEMO_FILE = new URL("../../server/org/demo_org.json", import.meta.url);
@@ -153,9 +153,14 @@ Deno.test(
     assert.equal(await api.deps.store.org.get("rtype", "type-supplies"), null);
     assert.ok(await api.deps.store.org.get("rtype", "type-equipment"));
     assert.ok(isEmpty(await diffOrg(api.deps, org)));
+    // Not for a new request, even asked for directly.
+    const again = await postE(api, emp.h, "pwaexpenserequestcreate", { expenseRequest: EQUIPMENT });
+    assert.equal(again.status, 422, again.text);
+    assert.equal(again.json.error, "type_unknown");
     // Back in the file: offered again.
     await applyOrg(api.deps, await demoWith());
     assert.ok((await types()).includes("type-equipment"));
+    assertOk(await postE(api, emp.h, "pwaexpenserequestcreate", { expenseRequest: EQUIPMENT }));
   }),
 );
 
