@@ -203,3 +203,32 @@ Deno.test(
     assert.equal((await api.deps.outbox!.list({ to: DIRECTOR, limit: 20 })).length, before + 1);
   }),
 );
+
+Deno.test("[org import] the command: --dry-run writes nothing, then applies, then nothing", async () => {
+  const dir = await Deno.makeTempDir();
+  const run = async (...args: string[]) => {
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", "server/org/import_cli.ts", DEMO_FILE.pathname, ...args],
+      env: { KV_PATH: `${dir}/qcard.kv`, PIN_HASH_ITERATIONS: "1000" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const text = new TextDecoder().decode(out.stdout);
+    assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+    return text;
+  };
+  try {
+    const dry = await run("--dry-run");
+    assert.match(dry, /Demo Company: dry run, nothing written/);
+    assert.match(dry, /\+ added {4}employee@demo\.example \(activation e-mail queued\)/);
+    assert.match(await run("--dry-run"), /users 5 added/);
+    const applied = await run();
+    assert.match(applied, /Demo Company: applied/);
+    assert.match(applied, /users 5 added, 0 changed, 0 left/);
+    const again = await run("--dry-run");
+    assert.match(again, /Users\n {2}no change/);
+    assert.match(again, /users 0 added, 0 changed, 0 left; reference data 0 added, 0 changed, 0/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
