@@ -140,6 +140,11 @@ export async function leaveUser(
   deps: Deps,
   userOid: string,
   leaving?: ReadonlySet<string>,
+  /**
+   * Where a level nobody is left to decide is reported (the operator's log by default; the
+   * import prints it in its summary instead).
+   */
+  warn: (line: string) => void = warnOperator,
 ): Promise<LeaveReport | null> {
   const { store } = deps;
   let report: LeaveReport | null = null;
@@ -189,8 +194,19 @@ export async function leaveUser(
   for (const deviceId of removed) {
     await deps.events.publish({ type: "device.unregistered", userOid, deviceId, reason: "left" });
   }
+  for (const s of report?.stranded ?? []) {
+    warn(
+      `leaver ${userOid}: approval ${s.approvalOid} (request ${s.requestOid}), level ${s.level}, ` +
+        `has nobody left to decide it (needs ${s.needed}, ${s.remaining} left)`,
+    );
+  }
   await runCardStop(deps, userOid);
   return report;
+}
+
+/** A warning line in the server's log format (server/log.ts): ids only, no personal data. */
+function warnOperator(msg: string): void {
+  console.warn(JSON.stringify({ t: new Date().toISOString(), level: "warn", msg }));
 }
 
 /** The history line of a request cancelled because its author left (in the author's language). */

@@ -304,7 +304,9 @@ export async function applyOrg(deps: Deps, org: Org): Promise<OrgDiff> {
   }
   const leaving = new Set(diff.users.left.map((l) => l.userOid));
   const done: LeaveReport[] = [];
-  for (const l of diff.users.left) done.push((await leaveUser(deps, l.userOid, leaving)) ?? l);
+  for (const l of diff.users.left) {
+    done.push((await leaveUser(deps, l.userOid, leaving, () => {})) ?? l);
+  }
   diff.users.left = done;
   return diff;
 }

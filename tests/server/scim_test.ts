@@ -6,6 +6,8 @@
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, testApp, withApp } from "../helpers.ts";
 import { assertLeft, leaverFixture } from "./leavers_fixture.ts";
+import { approve, everyone, submitted } from "./approvals_fixture.ts";
+import { DIRECTOR } from "./requests_fixture.ts";
 
 const TOKEN = "scim-test-token-0123456789abcdefghijklmnop";
 const ENV = { SCIM_TOKEN: TOKEN };
@@ -308,3 +310,34 @@ Deno.test("[scim] off without SCIM_TOKEN, and in relay mode: 404", async () => {
     }
   }
 });
+
+Deno.test(
+  "[scim] deactivating the last possible approver of a waiting level reports it to the operator",
+  withApp(async (api) => {
+    // The manager's own request waits at Management (manager, director): without the director,
+    // nobody may decide it.
+    const { mgr, fin } = await everyone(api);
+    const vote = await submitted(api, mgr.h);
+    assert.equal((await approve(api, fin.h, vote.oid)).status, 200);
+    const dir = (await api.deps.store.users.byEmail(DIRECTOR))!;
+    const lines: string[] = [];
+    const warn = console.warn;
+    console.warn = (line: string) => lines.push(line);
+    try {
+      const r = await scim(api, "PATCH", `/Users/${dir.oid}`, {
+        schemas: [PATCH],
+        Operations: [{ op: "replace", path: "active", value: false }],
+      });
+      assert.equal(r.status, 200, r.text);
+    } finally {
+      console.warn = warn;
+    }
+    assert.equal(lines.length, 1);
+    const line = JSON.parse(lines[0]);
+    assert.equal(line.level, "warn");
+    assert.match(
+      line.msg,
+      new RegExp(`approval ${vote.oid} .*level 2, has nobody left to decide it`),
+    );
+  }, ENV),
+);
