@@ -8,7 +8,7 @@ import { applyKeptColors, refreshAppColors } from "./actions/app_color.ts";
 import { nextTask, whenIdle } from "./lib/tasks.ts";
 import { phase } from "./state/session.ts";
 
-// The start, one step a task (issue 41: on a phone's CPU one long task is a tap on the first
+// The start, one step a task (on a phone's CPU one long task is a tap on the first
 // screen that waits): this module's evaluation, the first render (it takes the static first
 // screen over), start-up (device id, initialize, translation), and once that is done and the
 // main thread idle, what the first screen does not need: the service worker's install, the

@@ -120,7 +120,7 @@ export function createApp(
     // tokens, no bearer.
     app.route("/docservice", docServiceRoutes());
   }
-  // SCIM 2.0 provisioning (issue 34, docs/people.md): only with SCIM_TOKEN, never on a relay.
+  // SCIM 2.0 provisioning (docs/people.md): only with SCIM_TOKEN, never on a relay.
   if (deps.config.SCIM_TOKEN && !relay) {
     app.use("/scim/v2/*", bufferedBody({ maxSize: MAX_JSON_BODY }));
     app.route("/scim/v2", scimRoutes(deps.config.SCIM_TOKEN));

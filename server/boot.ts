@@ -82,7 +82,7 @@ export function startDelivery(
   // between the two writes): repaired at start, then periodically.
   const reconcileMs = deps.config.ISSUER_RECONCILE_MS;
   const reconciler = startReconciler(deps, reconcileMs, opts.log);
-  // Issue 34: leavers' cards stopped at the issuer, retried until done (domain/leavers.ts).
+  // Leavers' cards stopped at the issuer, retried until done (domain/leavers.ts).
   const cardStops = startCardStops(deps, CARD_STOP_POLL_MS, opts.log);
   // spec §5: reminders of missing receipts (a push, a weekly digest), until done.
   const sender = pushSender(deps);

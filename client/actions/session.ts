@@ -24,7 +24,7 @@ import { cookiePinLength } from "./token_cookie.ts";
 /**
  * The device's keeping (QCDB, WebCrypto: client/actions/device.ts) and the lists
  * (client/actions/lists.ts) are chunks of their own, fetched by start-up after the first render:
- * typing on the first screen needs neither (issue 41: the PIN pad's first load and its
+ * typing on the first screen needs neither (the PIN pad's first load and its
  * evaluation). Once in, they are kept here for what must run at once (logout locks now).
  */
 type Device = typeof import("./device.ts");

@@ -1,6 +1,6 @@
 /**
  * Build code (run by Deno from build.ts, never bundled into the app): the part of the app's
- * stylesheet the static first screens need, inlined into their head (issue 41). The whole
+ * stylesheet the static first screens need, inlined into their head. The whole
  * stylesheet (25 KB) was inlined: parsed, and matched against the first screen, before the
  * first paint. Now the first screens carry the rules that can match their markup, and the boot
  * script links the whole stylesheet after the first paint (client/boot.ts).

@@ -45,7 +45,7 @@ export function sourceOf(text: string): [TranslationKey, Params] | undefined {
 /**
  * Makes `next` the dictionary. When it only adds keys (same language, every text shown so far
  * the same, none of the added keys asked for before), nothing on screen changes: the keys are
- * added to the dictionary in place and no component renders again (issue 41: a first visit's
+ * added to the dictionary in place and no component renders again (a first visit's
  * English translation, or the main chunk's English, re-rendered every screen in one long task).
  */
 function update(next: Record<string, string>, loc: string): void {

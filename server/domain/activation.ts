@@ -3,7 +3,7 @@ import type { User } from "../store/users.ts";
 import { newVerificationCode, sha256 } from "./secrets.ts";
 import { translate } from "../i18n.ts";
 
-/** A user who may still come in: null for none and for one who left (issue 34, leavers.ts). */
+/** A user who may still come in: null for none and for one who left (leavers.ts). */
 export function present(u: User | null): User | null {
   return u && !u.leftAt ? u : null;
 }

@@ -9,7 +9,7 @@ import { roleIn } from "./approval_rules.ts";
 import { newComment } from "./comments.ts";
 import { cancelApproval } from "./requests.ts";
 
-// Issue 34, the leaver path: a person who left the organisation (gone from the organisation file,
+// The leaver path: a person who left the organisation (gone from the organisation file,
 // or deactivated over SCIM) loses every way in at once, their cards stop at the issuer through a
 // durable job, their requests not yet approved are cancelled with a history line, and what they
 // could have decided is left to the rest of their teams. Nothing historical is deleted: the user

@@ -112,7 +112,7 @@ export async function draftFields(deps: Deps, tr: Tr, body: CreateBody): Promise
 
 /** spec §7 pwaexpenserequestcreate: every §5 rule, budget rebuilt here, status new. */
 /**
- * Issue 34: what the organisation file removed but an open request still names is archived:
+ * What the organisation file removed but an open request still names is archived:
  * shown on that request, never chosen for a new one.
  */
 async function refuseArchived(deps: Deps, tr: Tr, f: DraftFields): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * SCIM 2.0 provisioning (RFC 7643 resources, RFC 7644 operations) for identity providers (Okta,
- * Microsoft Entra ID): Users are the organisation's people, Groups its teams (issue 34). A user
+ * Microsoft Entra ID): Users are the organisation's people, Groups its teams. A user
  * made inactive, or deleted, goes through the leaver path (leavers.ts); a new active user gets
  * their activation mail once. Free of HTTP: server/routes/scim.ts translates.
  */

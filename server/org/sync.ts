@@ -11,7 +11,7 @@ import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
 import type { Org, OrgUser } from "./schema.ts";
 
-// Issue 34: the organisation file is the truth, applied as a difference. `diffOrg` compares the
+// The organisation file is the truth, applied as a difference. `diffOrg` compares the
 // file with the store (read only: the dry run); `applyOrg` writes exactly that difference in
 // checked writes and runs the leaver path for everyone who left. Applying the same file twice
 // changes nothing the second time.

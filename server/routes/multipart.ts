@@ -1,7 +1,7 @@
 /**
  * multipart/form-data (RFC 7578) read as it arrives, part by part, a part's bytes as they come:
  * an upload goes to the store while it is received, so the server holds a few chunks of it
- * at a time, not the whole body (issue 32 §4: 16 uploads of 10 MB held whole, some of them
+ * at a time, not the whole body (16 uploads of 10 MB held whole, some of them
  * twice, grew the process by 270 MB on KV and 855 MB on PostgreSQL). Names are decoded as
  * browsers encode them (UTF-8; '"', CR and LF as %22, %0D, %0A). Deno's Request.formData()
  * buffers the whole body, takes ~100 ms for 10 MB and cuts a filename at ';'.

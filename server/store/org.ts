@@ -16,7 +16,7 @@ export type OrgCountry = Org["countries"][number];
 
 /**
  * Where a reference record removed from the organisation file but still named by an open request
- * is kept (issue 34): ["org_archived", collection, key]. Read by key (the request still shows it),
+ * is kept: ["org_archived", collection, key]. Read by key (the request still shows it),
  * never listed among what is offered.
  */
 export const ARCHIVED = "org_archived";
@@ -55,14 +55,14 @@ export class OrgRepo {
 
   /**
    * Whether each record ([collection, key], at most 10) is in the organisation as it is now,
-   * not only archived (issue 34): one store read.
+   * not only archived: one store read.
    */
   async live(refs: [string, string][]): Promise<boolean[]> {
     if (!refs.length) return [];
     return (await this.kv.getMany(refs)).map((e) => e.versionstamp !== null);
   }
 
-  /** The archived records of one collection (issue 34: removed, still named by open requests). */
+  /** The archived records of one collection (removed, still named by open requests). */
   async archived<T>(collection: string): Promise<T[]> {
     return await listValues<T>(this.kv, [ARCHIVED, collection]);
   }

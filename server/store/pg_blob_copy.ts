@@ -4,7 +4,7 @@
  * format — the bytes as they are. As statement parameters the same bytes went through
  * postgres.js as hex text, twice their size, in a message buffer regrown a dozen times for
  * 12 of them: a 720 KB batch cost ~8 MB of garbage, and 16 concurrent 10 MB uploads grew the
- * process by ~280 MB where Deno KV's grew by ~120 MB (issue 32 §4). Now ~120 MB on both.
+ * process by ~280 MB where Deno KV's grew by ~120 MB. Now ~120 MB on both.
  *
  * One READ COMMITTED transaction on a reserved connection, never retried here: the chunks'
  * keys are new and read by no one until the record naming them commits, so no other write

@@ -1,5 +1,5 @@
 /**
- * Failing fast while PostgreSQL is unreachable (issue 32 §5). Without this, every call waited
+ * Failing fast while PostgreSQL is unreachable. Without this, every call waited
  * for its own connection attempt, and postgres.js spaces reconnection attempts by a growing
  * backoff (up to 20 s): calls took 4–12 s to fail, and some over 15 s after the database was
  * back. Now a call that cannot connect fails with StoreUnavailableError (503 + Retry-After)

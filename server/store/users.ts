@@ -13,7 +13,7 @@ export interface User {
   teams: string[];
   secret: { questionOid: string; answer: SaltedHash };
   /**
-   * When the person left the organisation (issue 34, server/domain/leavers.ts): the record stays
+   * When the person left the organisation (server/domain/leavers.ts): the record stays
    * for history, with no teams and no roles, and nothing lets it in again.
    */
   leftAt?: number;

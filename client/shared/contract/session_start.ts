@@ -3,7 +3,7 @@ import { endpoint } from "./endpoint.ts";
 import { sessionRoutes as R } from "./routes.ts";
 
 // spec §7 'Registration and session', all but pwalists (session.ts): what a device calls before
-// the lists, whose schemas (requests, transactions) it does not build (issue 41: the PIN pad's
+// the lists, whose schemas (requests, transactions) it does not build (the PIN pad's
 // start-up evaluates only these). Field names are the spec's; response shapes are ours.
 
 const trimmed = (min: number, max: number, msg: string) =>
