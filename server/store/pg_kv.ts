@@ -37,10 +37,12 @@ import { serializeValue } from "./kv_values.ts";
 const RETRY = new Set(["40001", "40P01", "23505"]);
 /**
  * Tries of a transaction at most, and for how long: a write still failing to serialise is
- * answered 503 (try again later) instead of holding a connection while others queue for it.
+ * answered 503 (try again later) instead of retrying forever. Writes are small here (blob
+ * chunks go outside these transactions), so a retry is cheap: 50 concurrent creates by one
+ * user need up to a few dozen tries each (12 tries / 5 s answered a third of them 503).
  */
-const MAX_TRIES = 12;
-const RETRY_MS = 5_000;
+const MAX_TRIES = 60;
+const RETRY_MS = 15_000;
 /**
  * Seconds to establish a connection (postgres.js waits 30 by default): past it the database
  * counts as unreachable (pg_outage.ts) and calls fail at once until it answers again.
