@@ -44,6 +44,11 @@ class Phone {
     page.setDefaultTimeout(20_000);
     page.on("pageerror", (e) => console.error(`[page error] ${e}`));
     await page.goto(this.env.url);
+    // The static first screen is the cookies' guess, painted before the app runs: after a
+    // kill within the cookies' 30 s it is the activation pad until the app has read QCDB and
+    // taken the screen over (App.tsx marks the document "live"). The device's state is what
+    // the app shows then.
+    await page.waitForFunction(() => document.documentElement.dataset.app === "live");
     return this.page = page;
   }
 
