@@ -111,8 +111,9 @@ async function serviceWorker(env: Env, ctx: BrowserContext) {
   };
 }
 
+/** Polls `fn` until it gives something: 20 s at most (a loaded 2-core machine needs > 10). */
 async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>) {
-  const end = Date.now() + 10_000;
+  const end = Date.now() + 20_000;
   for (;;) {
     const v = await fn();
     if (v) return v;
