@@ -82,7 +82,7 @@ if (first) {
  * Runs `fn` once the first screen is on screen: when the browser reports its first contentful
  * paint (Paint Timing: the frame was presented, not only drawn), else two frames on. A frame's
  * animation callback runs before the frame is presented: what it started (the stylesheet, the
- * entry and its chunks) shared the network and the CPU with the first paint (issue 41: Lighthouse
+ * entry and its chunks) shared the network and the CPU with the first paint (Lighthouse
  * counted them in the first screen's LCP). Not later than half a second after the first frame.
  */
 function afterFirstPaint(fn: () => void): void {

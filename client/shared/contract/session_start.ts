@@ -20,7 +20,7 @@ const Status = z.object({ status: z.string() });
 /**
  * A translation: a string for every key. Checked in one loop, not one schema run per key (670
  * keys in English: the record schema was the longest task of a first visit's start-up at a
- * phone's speed, 8-11 ms of CPU here, issue 41).
+ * phone's speed, 8-11 ms of CPU here).
  */
 export const Dictionary = z.custom<Record<string, string>>(
   (v) =>
