@@ -1,3 +1,4 @@
+import { changeRoutes } from "./routes/changes.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
@@ -109,6 +110,7 @@ export function createApp(
   api.route("/", declarationRoutes());
   api.route("/", documentRoutes());
   api.route("/", vatRoutes());
+  api.route("/", changeRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
   api.all("*", async (c) => {
     await requireBearer(c);

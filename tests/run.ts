@@ -127,6 +127,7 @@ const PG_SUITES = [
   "receipt_reminders",
   "declarations",
   "leavers",
+  "changes",
   "org_sync",
   "scim",
   "store_outage",

@@ -11,6 +11,7 @@ import type { OrgAccount, OrgType } from "../store/org.ts";
 import type { OrgSnapshot } from "../store/org_cache.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
+import { teamChannel } from "../store/changes.ts";
 import { newComment, publishAdded, toComment } from "./comments.ts";
 import { subTypeOf } from "./request_views.ts";
 import { decidedRequest, modifyRequest, publishDecided } from "./requests.ts";
@@ -205,7 +206,8 @@ export async function addApprovalComment(deps: Deps, user: User, oid: string, te
     const entry = await visible(deps, user, oid, ctx);
     if (entry.value!.statusCode !== "new") throw forbidden("decided", tr("approval.decided"));
     const c = newComment(deps, user, oid, text);
-    if ((await commitOnce(comments.put(kv.atomic().check(entry), c))).ok) {
+    const readers = entry.value!.levels.flatMap((l) => l.teamOids).map(teamChannel);
+    if ((await commitOnce(comments.put(kv.atomic().check(entry), c, readers))).ok) {
       await publishAdded(deps, c);
       return toComment(c, false);
     }

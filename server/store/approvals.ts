@@ -1,3 +1,4 @@
+import { noteChange, teamChannel, userChannel } from "./changes.ts";
 import { keepBounded } from "./bounded.ts";
 import { ORG_VERSION } from "./org_version.ts";
 /**
@@ -110,9 +111,10 @@ export class ApprovalRepo {
   put(op: Deno.AtomicOperation, a: ApprovalRecord): Deno.AtomicOperation {
     this.remember(a);
     op.set(["approval", a.oid], a).set(["approval_by_request", a.requestOid, a.oid], a.oid);
-    for (const team of new Set(a.levels.flatMap((l) => l.teamOids))) {
-      op.set(["approval_by_team", team, a.oid], a.oid);
-    }
+    const teams = new Set(a.levels.flatMap((l) => l.teamOids));
+    for (const team of teams) op.set(["approval_by_team", team, a.oid], a.oid);
+    // Its approvers' lists (by team) and the requester's view of its levels.
+    noteChange(op, [...[...teams].map(teamChannel), userChannel(a.authorOid)], "approval", a.oid);
     return op;
   }
 

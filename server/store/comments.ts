@@ -1,3 +1,4 @@
+import { noteChange, userChannel } from "./changes.ts";
 /** A comment on a request (later also on approvals and transactions): spec §3. */
 export interface CommentRecord {
   oid: string;
@@ -29,11 +30,17 @@ export class CommentRepo {
     return await this.kv.get<CommentRecord>(["comment", src.value, oid]);
   }
 
-  put(op: Deno.AtomicOperation, c: CommentRecord): Deno.AtomicOperation {
+  /**
+   * `readers`: the channels that show the comment (changes.ts) besides its author's; an
+   * approval's comments are its teams'.
+   */
+  put(op: Deno.AtomicOperation, c: CommentRecord, readers: string[] = []): Deno.AtomicOperation {
+    noteChange(op, [userChannel(c.authorOid), ...readers], "comment", c.sourceOid);
     return op.set(["comment", c.sourceOid, c.oid], c).set(["comment_source", c.oid], c.sourceOid);
   }
 
   delete(op: Deno.AtomicOperation, c: CommentRecord): Deno.AtomicOperation {
+    noteChange(op, [userChannel(c.authorOid)], "comment", c.sourceOid);
     return op.delete(["comment", c.sourceOid, c.oid]).delete(["comment_source", c.oid]);
   }
 }

@@ -1,3 +1,4 @@
+import { noteChange, userChannel } from "./changes.ts";
 import type { BlobRef } from "./blobs.ts";
 
 /**
@@ -66,11 +67,13 @@ export class DocumentRepo {
   }
 
   put(op: Deno.AtomicOperation, d: DocumentRecord): Deno.AtomicOperation {
+    noteChange(op, [userChannel(d.userOid)], "receipt", d.transactionOid);
     return op.set(this.key(d.userOid, d.authorizationId, d.oid), d)
       .set(["document_ref", d.oid], { userOid: d.userOid, authorizationId: d.authorizationId });
   }
 
   remove(op: Deno.AtomicOperation, d: DocumentRecord): Deno.AtomicOperation {
+    noteChange(op, [userChannel(d.userOid)], "receipt", d.transactionOid);
     return op.delete(this.key(d.userOid, d.authorizationId, d.oid)).delete(["document_ref", d.oid]);
   }
 }

@@ -1,5 +1,6 @@
 import { ApprovalRepo } from "./approvals.ts";
 import { type BlobStore, KvBlobStore } from "./blobs.ts";
+import { ChangeRepo } from "./changes.ts";
 import { CodeRepo } from "./codes.ts";
 import { CommentRepo } from "./comments.ts";
 import { DeviceRepo } from "./devices.ts";
@@ -38,6 +39,8 @@ export interface Store {
   pushSubs: PushSubscriptionRepo;
   /** One-time WebAuthn challenges (passkey registration and unlock). */
   challenges: ChallengeRepo;
+  /** What changed for whom (the change channel: changes.ts). */
+  changes: ChangeRepo;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -59,5 +62,6 @@ export function createStore(kv: Deno.Kv): Store {
     secureBlobs: new KvBlobStore(kv, ["docsvc", "blob"]),
     pushSubs: new PushSubscriptionRepo(kv),
     challenges: new ChallengeRepo(kv),
+    changes: new ChangeRepo(kv),
   };
 }

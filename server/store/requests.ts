@@ -1,3 +1,4 @@
+import { noteChange, userChannel } from "./changes.ts";
 import type { StatusCode } from "../../client/shared/contract/requests.ts";
 import type { BudgetLine } from "../../client/shared/budget.ts";
 import { IdAllocator } from "./ids.ts";
@@ -120,6 +121,7 @@ export class RequestRepo {
    */
   put(op: Deno.AtomicOperation, r: RequestRecord): Deno.AtomicOperation {
     op.set(this.key(r.authorOid, r.oid), r).set(["request_owner", r.oid], r.authorOid);
+    noteChange(op, [userChannel(r.authorOid)], "request", r.oid);
     return this.#lists.bump(op, r.authorOid);
   }
 

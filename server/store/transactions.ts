@@ -1,3 +1,4 @@
+import { noteChange, userChannel } from "./changes.ts";
 import type { DeclarationState } from "../../client/shared/transaction_rules.ts";
 import { ListCache } from "./list_cache.ts";
 
@@ -192,6 +193,7 @@ export class TransactionRepo {
   /** Adds the writes of a transaction (record, owner index, list version) to an atomic op. */
   put(op: Deno.AtomicOperation, t: TransactionRecord): Deno.AtomicOperation {
     op.set(this.key(t.userOid, t.oid), t).set(["transaction_owner", t.oid], t.userOid);
+    noteChange(op, [userChannel(t.userOid)], "transaction", t.oid);
     return this.#lists.bump(op, t.userOid);
   }
 
