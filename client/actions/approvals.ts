@@ -32,7 +32,7 @@ import { cacheFirst } from "./cache.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { editBody, openEdit } from "./edit_form.ts";
-import { registerListModel } from "./lists.ts";
+import type { ListModel } from "./lists.ts";
 
 // Approval mode (spec §2, §4, §6): the Approvals list and detail, decisions, the reject-note
 // flow and the approver's edit. Same pattern as every screen: api + QCDB → signal models.
@@ -109,17 +109,19 @@ export function resetApprovals(): void {
   setMode("request", false);
 }
 
-// Approval mode's list beside pwalists (actions/lists.ts): opened at unlock in the mode of the
-// last session, switched automatically once both lists are in, refreshed by the header.
-registerListModel({
+/**
+ * Approval mode's list beside pwalists (actions/lists.ts): opened at unlock in the mode of the
+ * last session, switched automatically once both lists are in; refreshed through the change
+ * registry (actions/session_lists.ts).
+ */
+export const approvalsModel: ListModel = {
   open: async () => {
     restoreMode();
     await refreshApprovals();
   },
   settled: applyAutoMode,
-  refresh: () => refreshApprovals({ networkFirst: true }),
   reset: resetApprovals,
-});
+};
 
 // ---- The app-mode hint (spec §2: in a browser, with iOS add-to-home-screen instructions) ----
 

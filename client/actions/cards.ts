@@ -21,7 +21,6 @@ import { dropComment, sendComment } from "./comments.ts";
 import { readCache, writeCache } from "./cache.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { registerListModel } from "./lists.ts";
 import { applied } from "./request_applied.ts";
 
 // Cards (spec §2 Wallet and Card detail, §4 Card states, §8 failed card fetch): the masked card
@@ -141,9 +140,6 @@ export async function refreshOpenCard(): Promise<void> {
   const top = open[open.length - 1]?.sheet;
   if (top?.kind === "card" && cardDetail.value?.oid === top.oid) await loadCard(top.oid, true);
 }
-
-// The header's refresh reads the open card again once pwalists is in (actions/lists.ts).
-registerListModel({ afterLists: refreshOpenCard });
 
 // ---- Reveal (spec §4: number and CVC for 30 s, then masked again) ----
 

@@ -7,7 +7,7 @@ import { transactionRows, txDetail } from "../state/transactions.ts";
 import { askConfirm, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { messageOf } from "./messages.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 
 // "No receipt" declarations on the transaction on screen (spec §5 missing receipts): the
 // holder declares what was bought and why there is no receipt, or withdraws it until the
@@ -48,7 +48,7 @@ export async function declareNoReceipt(
   });
   if (r === null) {
     showNotice(t("declare.done"));
-    await listsChanged();
+    await changed("transaction", oid);
   }
   return r ?? null;
 }
@@ -72,7 +72,7 @@ export function withdrawNoReceipt(oid: string): void {
       });
       if (ok) {
         showNotice(t("declare.withdrawn"));
-        await listsChanged();
+        await changed("transaction", oid);
       }
     },
   });

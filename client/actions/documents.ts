@@ -7,7 +7,7 @@ import { busy } from "./busy.ts";
 import { checkFile, deleteDocument, sendFile } from "./files.ts";
 import { messageOf } from "./messages.ts";
 import { applyCounts, fileOf, forget } from "./receipts.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 
 // spec §2 document panel (list with download, delete only when allowed, lock icon, file
 // chooser, progress bar, Upload disabled until files are chosen, closable dynamic tabs),
@@ -115,7 +115,7 @@ export async function uploadChosen(): Promise<void> {
     if (docPanel.value?.record !== record) return;
     patch({ upload: null });
     void loadDocuments();
-    void listsChanged();
+    void changed("receipt", record);
   }, RELOAD_AFTER_UPLOAD_MS);
 }
 
@@ -135,7 +135,7 @@ export function removeDocument(doc: DocumentInfo): void {
         }
       });
       await loadDocuments();
-      void listsChanged();
+      void changed("receipt", docPanel.value?.record ?? doc.oid);
     },
   });
 }

@@ -8,12 +8,14 @@ import { fromCache, profile } from "../state/session.ts";
 import { dropBanners, pushBanner } from "../state/ui.ts";
 import { readCache, writeCache } from "./cache.ts";
 import { messageOf } from "./messages.ts";
+import { refreshEveryList, registerList, startChanges, stopChanges } from "./changes.ts";
 
-// The one place that owns "the lists changed → tell every model" (spec §1 cache first, §2
-// lists, §4 automatic mode switch). It loads pwalists itself (the requests' rows and the
-// transactions), and every other list model — approvals, the open card — registers its hooks
-// here when its module loads. Entity actions call `listsChanged()` after a write and never
-// import each other; this module imports none of them (only the row appliers, lazily).
+// The session's lists (spec §1 cache first, §2 lists, §4 automatic mode switch): pwalists (the
+// requests' rows and the transactions) is read here; the other list models — approvals — are
+// handed over when unlocked (`openLists`). What refreshes a list after unlock is the change
+// registry (actions/changes.ts): the server's stream, this phone's writes and the offline
+// queue's replays all go through it; this module imports no entity action (only the row
+// appliers, lazily).
 
 /** A list model beside pwalists: what it does when a session opens, refreshes or ends. */
 export interface ListModel {
@@ -21,20 +23,19 @@ export interface ListModel {
   open?(): Promise<void>;
   /** Once pwalists and every model's `open` are in (spec §4: the automatic mode switch). */
   settled?(): void;
-  /** The header's refresh: read again from the network. */
-  refresh?(): Promise<void>;
-  /** After pwalists was read again by the header's refresh (the open card follows). */
-  afterLists?(): Promise<void>;
   /** Logout and wipe: nothing of the session stays in memory. */
   reset?(): void;
 }
 
 const models: ListModel[] = [];
 
-/** Called once by each list model's module when it loads. */
-export function registerListModel(model: ListModel): void {
-  models.push(model);
-}
+// pwalists in the change registry: requests, cards (on their requests), transactions and the
+// receipt counts on their rows.
+registerList({
+  name: "pwalists",
+  kinds: ["request", "transaction", "receipt"],
+  refresh: () => refreshLists({ networkFirst: true }),
+});
 
 /** The session's answer to a refused token (client/actions/session.ts registers it). */
 let refused: () => Promise<void> = async () => {};
@@ -78,7 +79,9 @@ function showLists(
  * Its transactions are cached under their own keys (actions/transaction_lists.ts): the
  * newest ones are shown with the requests, every one right after the first paint.
  */
-export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promise<void> {
+export async function refreshLists(
+  opts: { networkFirst?: boolean; after?: Promise<void> } = {},
+): Promise<void> {
   let fresh = false;
   // Marks read by `deno task bench` (Requests and Transactions from cache).
   if (!opts.networkFirst) performance.mark("qc:lists:cache-read");
@@ -99,6 +102,8 @@ export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promi
   };
   try {
     if (!opts.networkFirst) await fromCached();
+    // The change stream's first answer, when one is opening: a change after it is not missed.
+    await opts.after;
     try {
       const [data, [{ showRequests }, txl]] = await Promise.all([call(session.lists), modules]);
       fresh = true;
@@ -126,33 +131,33 @@ export async function refreshLists(opts: { networkFirst?: boolean } = {}): Promi
   }
 }
 
-/** After a write, whose result is already on screen: pwalists is read again. */
-export async function listsChanged(): Promise<void> {
-  await refreshLists({ networkFirst: true });
-}
-
 /**
- * Unlocked: pwalists (cache first) and, once `loaded` (the models' modules, which register
- * on load), every model's `open`; then the models settle (spec §2/§4: the automatic mode
- * switch once both lists are in). pwalists does not wait for the models' code.
+ * Unlocked: the change stream opens, pwalists (cache first, then the network once the stream
+ * has answered) and, once `loaded`, the other models (they register their lists with the
+ * change registry) are opened; then the models settle (spec §2/§4: the automatic mode switch
+ * once both lists are in). pwalists does not wait for the models' code.
  */
-export async function openLists(loaded: Promise<unknown>): Promise<void> {
-  const others = loaded.then(() => Promise.all(models.map((m) => m.open?.())));
-  await Promise.allSettled([refreshLists(), others]);
-  await loaded;
+export async function openLists(loaded: Promise<ListModel[]>): Promise<void> {
+  const after = startChanges({ fresh: true });
+  const others = loaded.then(async (ms) => {
+    models.splice(0, models.length, ...ms);
+    await after;
+    await Promise.all(models.map((m) => m.open?.()));
+  });
+  await Promise.allSettled([refreshLists({ after }), others]);
+  await loaded.catch(() => {});
   for (const m of models) m.settled?.();
 }
 
-/** The header's refresh: every list from the network. */
+/** The header's refresh and pull-to-refresh: every list from the network. */
 export async function refreshAll(): Promise<void> {
-  await Promise.all([
-    listsChanged().then(() => Promise.all(models.map((m) => m.afterLists?.()))),
-    ...models.map((m) => m.refresh?.()),
-  ]);
+  await refreshEveryList();
 }
 
-/** Logout and wipe: every list model forgets this session's data. */
+/** Logout and wipe: the stream ends, every list model forgets this session's data. */
 export function resetLists(): void {
+  stopChanges();
   void requestRows().then((m) => m.resetRequests()).catch(() => {/* nothing was listed */});
   for (const m of models) m.reset?.();
+  models.length = 0;
 }

@@ -24,7 +24,7 @@ import { busy } from "./busy.ts";
 import { checkFile, deleteDocument, type Prepared, sendFile } from "./files.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 
 // Receipts of the transaction on screen (spec §2 Transaction detail: receipt
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
@@ -95,7 +95,6 @@ onReplayed("receipt", async (w, answer) => {
     await reloadTransaction(w.target);
     if (txDetail.value?.oid === w.target) await loadReceipts(w.target, true);
   }
-  await listsChanged();
 });
 onReplayed("document", async (w, answer) => {
   const r = uploaded(answer);
@@ -137,7 +136,7 @@ export async function attachReceipt(file: File, prepared?: Prepared): Promise<bo
       setTimeout(() => (receiptUpload.value = null), 600);
     }
   });
-  await Promise.all([loadReceipts(txOid, true), listsChanged()]);
+  await changed("receipt", txOid);
   return done === true;
 }
 
@@ -165,12 +164,12 @@ export function removeReceipt(receipt: Receipt): void {
           pushBanner(messageOf(err));
         }
       });
-      await Promise.all([loadReceipts(txOid, true), listsChanged(), reloadTransaction(txOid)]);
+      await changed("receipt", txOid);
     },
   });
 }
 
-async function reloadTransaction(oid: string): Promise<void> {
+export async function reloadTransaction(oid: string): Promise<void> {
   const { transactions } = await import("../shared/contract/transactions.ts");
   try {
     const r = await call(transactions.transaction, { query: { oid } });

@@ -1,6 +1,6 @@
 import type { ExpenseRequest } from "../shared/contract/requests.ts";
 import { detail, requestRows } from "../state/requests.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 
 // A request's write answered (cancel, close, submit, edit, card generation — spec §4): the
 // request detail and its row show the server's answer at once, then pwalists is read again.
@@ -10,5 +10,5 @@ import { listsChanged } from "./lists.ts";
 export async function applied(r: ExpenseRequest): Promise<void> {
   if (detail.value?.oid === r.oid) detail.value = { ...detail.value, entity: r };
   requestRows.value = requestRows.value.map((x) => x.oid === r.oid ? { ...x, ...r } : x);
-  await listsChanged();
+  await changed("request", r.oid);
 }

@@ -36,7 +36,7 @@ import {
 } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { editBody, openEdit } from "./edit_form.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 import { applied } from "./request_applied.ts";
 
 // The create and edit request forms (spec §2, §4, §5).
@@ -233,7 +233,7 @@ async function createAndSubmit(): Promise<void> {
       );
     }
     closeSheet();
-    await listsChanged();
+    await changed("request", created.oid);
   });
 }
 

@@ -274,9 +274,9 @@ export async function wipeAndRestart(message: string): Promise<void> {
 /** Unlocked: load the lists (cache first), check the registration, refresh the translation. */
 export async function enterMain(): Promise<void> {
   phase.value = "main";
-  // Approval mode is in the main screen's chunk (fetched while the PIN was typed): loading it
-  // registers its list model (actions/lists.ts); the request lists do not wait for it.
-  const models = import("./approvals.ts");
+  // The lists beside pwalists are in the main screen's chunk (fetched while the PIN was typed):
+  // registered with the change registry when it is in; the request lists do not wait for it.
+  const models = import("./session_lists.ts").then((m) => m.sessionLists());
   await Promise.allSettled([
     lists().then((l) => l.openLists(models)),
     loadTranslation(),

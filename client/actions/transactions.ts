@@ -20,7 +20,7 @@ import { loadReceipts } from "./receipts.ts";
 import { dropComment, sendComment } from "./comments.ts";
 import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 import { openDetail } from "./requests.ts";
 
 // Card transactions (spec §2 Transaction detail and Flip form, §4 Moved and Flip,
@@ -163,7 +163,7 @@ export async function submitFlip(): Promise<void> {
   });
   if (!made) return;
   flipDraft.value = null;
-  await listsChanged();
+  await changed("request", made.oid);
   closeAllSheets();
   showNotice(t("flip.done", { what: requestWords(made, formatLocale()) }));
   await openDetail(made.oid);

@@ -39,7 +39,7 @@ import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { listsChanged } from "./lists.ts";
+import { changed } from "./changes.ts";
 
 // VAT of the transaction on screen (spec §2 VAT choice and VAT side panel simple
 // and advanced, §4 VAT flag and lines, §5 VAT panel, §9 3 lines and 6 characters; §7
@@ -58,11 +58,10 @@ onReplayed("dotax", (_w, answer) => {
   const tx = (answer as { transaction?: Transaction } | undefined)?.transaction;
   if (tx) showTransaction(tx);
 });
-onReplayed("review", async (w, answer) => {
+onReplayed("review", (w, answer) => {
   const list = (answer as { transactions?: Transaction[] } | undefined)?.transactions ?? [];
   const done = list.find((x) => x.oid === w.target);
   if (done) showTransaction(done);
-  await listsChanged();
 });
 
 /** One VAT write: what it is, its call and how it shows while it waits. */
@@ -300,5 +299,5 @@ export async function submitVat(): Promise<void> {
   closeSheet();
   if (ok === "queued") return;
   showNotice(t("vat.saved"));
-  await listsChanged();
+  await changed("transaction", tx.oid);
 }

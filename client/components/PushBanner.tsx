@@ -34,8 +34,12 @@ function listenToWorker(): () => void {
   const onMessage = (event: MessageEvent) => {
     const m = event.data;
     if (!isPushPageMessage(m)) return;
-    if (m.type === PUSH_MESSAGE) showInAppPush({ title: m.title, body: m.body, url: m.url });
-    else pendingLink.value = m.url;
+    if (m.type === PUSH_MESSAGE) {
+      showInAppPush({ title: m.title, body: m.body, url: m.url });
+      // The lists it touches, through the change registry (its module is the main screen's).
+      const c = m.change;
+      if (c) void import("../actions/changes.ts").then((x) => x.pushedChange(c.kind, c.id));
+    } else pendingLink.value = m.url;
   };
   sw.addEventListener("message", onMessage);
   sw.startMessages?.();

@@ -6,6 +6,8 @@ import { uploadFile } from "../api/files.ts";
 import { ApiError, call } from "../api/http.ts";
 import { commentLanded } from "../actions/comment_landing.ts";
 import { currentKey } from "../actions/device.ts";
+import { changed } from "../actions/changes.ts";
+import type { ChangeKind } from "../shared/contract/changes.ts";
 import { messageOf } from "../actions/messages.ts";
 import { outq, type OutqKind, type OutqView } from "../state/outq.ts";
 import { t } from "../i18n/index.ts";
@@ -109,6 +111,15 @@ export async function drain(
 // ---- The app's queue ----
 
 type Applier = (w: QueuedWrite, answer: unknown) => void | Promise<void>;
+/** What each kind of queued write changed, for the change registry (actions/changes.ts). */
+const CHANGED: Record<OutqKind, ChangeKind> = {
+  comment: "comment",
+  note: "receipt",
+  dotax: "transaction",
+  review: "transaction",
+  receipt: "receipt",
+  document: "receipt",
+};
 /** Comments: named here (their module is in the first load and reaches this one by import()). */
 const appliers = new Map<OutqKind, Applier>([["comment", commentLanded]]);
 /**
@@ -167,6 +178,8 @@ const hooks: DrainHooks = {
     failures = 0;
     try {
       await appliers.get(w.kind)?.(w, answer);
+      // The lists it touches are read again through the one registry, like any write's.
+      await changed(CHANGED[w.kind], w.target);
     } catch (err) {
       console.warn("applying a replayed write failed", err);
     }

@@ -36,6 +36,8 @@ export interface PushPayload {
   tag: string;
   /** Buttons shown where the platform supports them (Chromium on Android and desktops). */
   actions?: PushButton[];
+  /** What changed (the change channel's kind and id): the open app's lists follow it. */
+  change?: { kind: PushKind; id: string };
 }
 
 /** Record oids are UUIDs or short ids: letters, digits, dot, dash, underscore. */

@@ -27,6 +27,11 @@ export interface PushPayload {
   tag?: string;
   /** Notification buttons (a purchase's "Add receipt"); each opens `url`, as the body does. */
   actions?: { action: string; title: string }[];
+  /**
+   * What changed (the change channel's kind and id; no amounts, no card data): the open app
+   * reads those lists again even when its stream is closed.
+   */
+  change?: { kind: string; id: string };
 }
 
 /** Worker → page messages. */
@@ -69,12 +74,18 @@ export function parsePayload(text: string | null | undefined, origin: string): P
   const actions = (Array.isArray(raw.actions) ? raw.actions : [])
     .map((a) => ({ action: str(a?.action), title: str(a?.title) }))
     .filter((a) => /^[a-z]{1,20}$/.test(a.action) && a.title).slice(0, 2);
+  const ch = raw.change as { kind?: unknown; id?: unknown } | null | undefined;
+  const change = ch && typeof ch === "object" && /^[a-z]{1,20}$/.test(str(ch.kind)) &&
+      /^[A-Za-z0-9_.:-]{1,64}$/.test(str(ch.id))
+    ? { kind: str(ch.kind), id: str(ch.id) }
+    : null;
   return {
     title,
     body,
     url: safeUrl(raw.url, origin),
     ...(tag ? { tag } : {}),
     ...(actions.length ? { actions } : {}),
+    ...(change ? { change } : {}),
   };
 }
 

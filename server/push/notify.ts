@@ -45,6 +45,8 @@ function notice(
       ...text,
       url,
       tag: pushTag(kind, oid),
+      // What changed, for the lists of an app on screen (the change channel's kind and id).
+      change: { kind, id: oid },
       ...(receipt ? { actions: [{ action: "receipt" as const, title: receipt.title }] } : {}),
     },
     urgency,
