@@ -28,7 +28,8 @@ import {
   showNotice,
 } from "../state/ui.ts";
 import { busy } from "./busy.ts";
-import { cacheFirst } from "./cache.ts";
+import { cacheFirst, writeCache } from "./cache.ts";
+import { markEcho } from "./changes.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { editBody, openEdit } from "./edit_form.ts";
@@ -299,7 +300,11 @@ async function decide(e: ApprovalRequest, decision: Decision, note?: string): Pr
         what: approvalWords(e),
       }),
     );
-    await refreshApprovals({ networkFirst: true });
+    // The answer carries the approval as it now is: kept in the cache as shown, not read again.
+    // What it changed for others (the requester, the team) reaches them through the change
+    // channel; this phone's stream skips its own echo (actions/changes.ts).
+    markEcho("approval", e.oid);
+    await writeCache("approvals", "pwalistrequests", { approvallist: approvalRows.value });
     return true;
   } catch (err) {
     if (err instanceof ApiError && err.code === "reject_note_required") {

@@ -89,6 +89,11 @@ export async function refreshEveryList(): Promise<void> {
 const echoes = new Map<string, number>();
 const ECHO_MS = 5_000;
 
+/** A write of this phone whose answer is already on screen and in the cache: its echo is skipped. */
+export function markEcho(kind: ChangeKind, id: string): void {
+  echoes.set(`${kind}:${id}`, Date.now());
+}
+
 /** A write of this phone went through (its answer is on screen): the lists it touches. */
 export async function changed(kind: ChangeKind, id: string): Promise<void> {
   echoes.set(`${kind}:${id}`, Date.now());
