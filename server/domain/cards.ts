@@ -5,7 +5,8 @@ import { isoDay } from "../../client/shared/dates.ts";
 import { sealForKey } from "../../client/shared/reveal_cipher.ts";
 import { forbidden, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "../env.ts";
-import { translate } from "../i18n.ts";
+import { pickLocale, translate } from "../i18n.ts";
+import { codesIn } from "../org/labels.ts";
 import { isIssuerError, type IssuedCard } from "../issuer/mod.ts";
 import type { CardRef, RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
@@ -86,7 +87,14 @@ async function revealAllowed(deps: Deps, r: RequestRecord, card: IssuedCard, use
   return r.authorOid === userOid && card.status === "active" && !!meta?.settings.revealEnabled;
 }
 
-export async function toCard(deps: Deps, r: RequestRecord, card: IssuedCard, userOid: string) {
+/** The card's view for `userOid`; the organisation's words (cost center, GL, project) in `lang`. */
+export async function toCard(
+  deps: Deps,
+  r: RequestRecord,
+  card: IssuedCard,
+  userOid: string,
+  lang = "en",
+) {
   const f = requestFlags(r, userOid);
   const open = card.status !== "closed";
   // Whole calendar days (UTC) from today to the last usable day.
@@ -119,9 +127,7 @@ export async function toCard(deps: Deps, r: RequestRecord, card: IssuedCard, use
     amountCurrency: card.currency,
     purpose: r.purpose,
     issueDate: new Date(r.issueDate).toISOString(),
-    costCenter: r.costCenter,
-    GLCode: r.GLCode,
-    projectCode: r.projectCode,
+    ...codesIn(r, lang),
     budget: r.budget,
   };
   return view;
@@ -183,14 +189,16 @@ export async function generateCard(deps: Deps, user: User, oid: string): Promise
     const cur = entry.value;
     if (!cur) throw notFound();
     // A concurrent call recorded it first: the issuer made one card for both.
-    if (cur.hasCard && cur.card) return await toCard(deps, cur, card, user.oid);
+    if (cur.hasCard && cur.card) {
+      return await toCard(deps, cur, card, user.oid, pickLocale(user.locale));
+    }
     if (!requestFlags(cur, user.oid).canGenerate) {
       throw forbidden("not_allowed", tr("card.notAllowed"));
     }
     const next = { ...withCard(cur, ref, card), updatedAt: deps.now() };
     if ((await requests.put(kv.atomic().check(entry), next).commit()).ok) {
       await deps.events.publish({ type: "card.issued", userOid: user.oid, requestOid: oid });
-      return await toCard(deps, next, card, user.oid);
+      return await toCard(deps, next, card, user.oid, pickLocale(user.locale));
     }
   }
   throw new HttpError(409, "conflict", tr("request.busy"));
@@ -200,7 +208,7 @@ export async function generateCard(deps: Deps, user: User, oid: string): Promise
 export async function cardView(deps: Deps, user: User, oid: string): Promise<Card> {
   const r = await cardRequest(deps, user, oid);
   const { card, request } = await liveCard(deps, r);
-  return await toCard(deps, request, card, user.oid);
+  return await toCard(deps, request, card, user.oid, pickLocale(user.locale));
 }
 
 /** spec §7 pwaexpensecardobfuscated / §8: what the app itself knows, no issuer call. */
@@ -280,7 +288,7 @@ export async function setFrozen(
     userOid: user.oid,
     requestOid: oid,
   });
-  return await toCard(deps, request, next, user.oid);
+  return await toCard(deps, request, next, user.oid, pickLocale(user.locale));
 }
 
 /** Closes a request's card at the issuer (final), before the request records it. */

@@ -5,7 +5,7 @@ import type { Deps } from "../env.ts";
 import type { translate } from "../i18n.ts";
 import type { OrgCode, OrgCostCenter, OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
-import { labelIn } from "../org/labels.ts";
+import { codeWordsOf, labelIn } from "../org/labels.ts";
 
 // What creating and changing requests share: error answers and the code rules (spec §4, §5).
 
@@ -30,7 +30,13 @@ export function notAllowed(tr: Tr): HttpError {
 
 type Codes = Pick<
   RequestRecord,
-  "costCenterOid" | "costCenter" | "GLOid" | "GLCode" | "projectOid" | "projectCode"
+  | "costCenterOid"
+  | "costCenter"
+  | "GLOid"
+  | "GLCode"
+  | "projectOid"
+  | "projectCode"
+  | "codeWords"
 >;
 
 /**
@@ -55,6 +61,7 @@ export async function resolveCodes(
       GLCode: "",
       projectOid: null,
       projectCode: "",
+      codeWords: {},
     };
   }
   const center = await org.get<OrgCostCenter>("costcenter", cc);
@@ -77,5 +84,7 @@ export async function resolveCodes(
     GLCode: labelIn(ledger?.label, "en"),
     projectOid: project?.oid ?? null,
     projectCode: labelIn(project?.label, "en"),
+    // Every language's words beside them, shown in the reader's (labels.ts codesIn).
+    codeWords: codeWordsOf(center.label, ledger?.label, project?.label),
   };
 }

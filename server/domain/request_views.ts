@@ -12,8 +12,9 @@ import type { PollLevelRecord } from "../store/approvals.ts";
 import type { User } from "../store/users.ts";
 import { requestFlags } from "./request_flags.ts";
 import { policyLevels } from "./workflow.ts";
-import { labelIn } from "../org/labels.ts";
+import { codesIn, labelIn } from "../org/labels.ts";
 import { immutableJson } from "../json.ts";
+import { pickLocale } from "../i18n.ts";
 
 // How requests are shown: list rows, the detail entity and its approvers (spec §2, §3).
 
@@ -21,9 +22,13 @@ export async function typeOf(deps: Deps, oid: string): Promise<OrgType | null> {
   return await deps.store.org.get<OrgType>("rtype", oid);
 }
 
-/** A row of the Requests list (spec §2) for its author. */
-export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
+/**
+ * A row of the Requests list (spec §2) for its author, the organisation's words (cost center,
+ * GL, project) in `lang` (labels.ts codesIn).
+ */
+export function toRow(r: RequestRecord, callerOid: string, lang = "en"): ExpenseRow {
   const f = requestFlags(r, callerOid);
+  const words = codesIn(r, lang);
   return {
     oid: r.oid,
     id: r.id,
@@ -31,11 +36,11 @@ export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
     purpose: r.purpose,
     statusCode: r.status,
     issueDate: new Date(r.issueDate).toISOString(),
-    costCenter: r.costCenter,
+    costCenter: words.costCenter,
     costCenterOid: r.costCenterOid,
-    GLCode: r.GLCode,
+    GLCode: words.GLCode,
     GLOid: r.GLOid,
-    projectCode: r.projectCode,
+    projectCode: words.projectCode,
     projectOid: r.projectOid,
     typeOid: r.typeOid,
     amount: r.amount,
@@ -50,24 +55,31 @@ export function toRow(r: RequestRecord, callerOid: string): ExpenseRow {
   };
 }
 
-/** Rows made from one list of records (the store answers the same list until one changes). */
-const built = new WeakMap<readonly RequestRecord[], ExpenseRow[]>();
+/**
+ * Rows made from one list of records (the store answers the same list until one changes), in
+ * each language asked for.
+ */
+const built = new WeakMap<readonly RequestRecord[], Map<string, ExpenseRow[]>>();
 
-/** The caller's requests, newest first (pwalists). */
+/** The caller's requests, newest first (pwalists), the organisation's words in `lang`. */
 export async function listRows(
   deps: Deps,
   user: User,
   /** The caller's records when already read (pwalists reads them once). */
   known?: readonly RequestRecord[],
+  /** The reader's language: the app's (Accept-Language) when known, else the user's. */
+  lang: string = pickLocale(user.locale),
 ): Promise<ExpenseRow[]> {
   const recs = known ?? await deps.store.requests.byUser(user.oid);
-  let rows = built.get(recs);
+  let byLang = built.get(recs);
+  if (!byLang) built.set(recs, byLang = new Map());
+  let rows = byLang.get(lang);
   if (!rows) {
     rows = [...recs]
       .sort((a, b) => b.issueDate - a.issueDate || b.id.localeCompare(a.id))
-      .map((r) => toRow(r, user.oid));
-    // Made once per list version and never changed after: its JSON text is kept too.
-    built.set(recs, immutableJson(rows));
+      .map((r) => toRow(r, user.oid, lang));
+    // Made once per list version and language, never changed after: its JSON text is kept too.
+    byLang.set(lang, rows = immutableJson(rows));
   }
   return rows;
 }
@@ -152,7 +164,7 @@ export async function toEntity(
   const type = await typeOf(deps, r.typeOid);
   const f = requestFlags(r, callerOid);
   return {
-    ...toRow(r, callerOid),
+    ...toRow(r, callerOid, lang),
     vendor: r.vendor,
     url: r.url,
     accountOid: r.accountOid,

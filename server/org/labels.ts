@@ -66,3 +66,54 @@ export function labelIn(label: OrgLabel | null | undefined, lang: string): strin
 export function labelMap(label: OrgLabel | null | undefined): LabelMap | undefined {
   return label && typeof label === "object" ? { ...label } : undefined;
 }
+
+/**
+ * A request's cost center, GL and project words in every language the organisation gave,
+ * kept on the record when they are chosen (server/domain/request_checks.ts), like the English
+ * words beside them: a renamed code does not rewrite history, and lists need no joins. Each is
+ * absent for a code with one plain text, or none.
+ */
+export interface CodeWords {
+  costCenter?: LabelMap;
+  GLCode?: LabelMap;
+  projectCode?: LabelMap;
+}
+
+/** The words of the chosen codes (the organisation's labels as the store holds them). */
+export function codeWordsOf(
+  center: OrgLabel | null | undefined,
+  ledger: OrgLabel | null | undefined,
+  project: OrgLabel | null | undefined,
+): CodeWords {
+  const out: CodeWords = {};
+  const [cc, gl, prj] = [labelMap(center), labelMap(ledger), labelMap(project)];
+  if (cc) out.costCenter = cc;
+  if (gl) out.GLCode = gl;
+  if (prj) out.projectCode = prj;
+  return out;
+}
+
+/** What a record keeps of its codes: the words written when chosen, and those of each language. */
+export interface CodedRecord {
+  costCenter: string;
+  GLCode: string;
+  projectCode: string;
+  codeWords?: CodeWords;
+}
+
+/**
+ * The codes' words in the reader's language (English when the organisation gave none in it),
+ * resolved when shown as the request type is. A record stored before the words of every
+ * language were kept, or a code with one plain text, shows the words it was written with.
+ */
+export function codesIn(
+  r: CodedRecord,
+  lang: string,
+): { costCenter: string; GLCode: string; projectCode: string } {
+  const w = r.codeWords;
+  return {
+    costCenter: w?.costCenter ? labelIn(w.costCenter, lang) : r.costCenter,
+    GLCode: w?.GLCode ? labelIn(w.GLCode, lang) : r.GLCode,
+    projectCode: w?.projectCode ? labelIn(w.projectCode, lang) : r.projectCode,
+  };
+}

@@ -79,7 +79,9 @@ export function sessionRoutes(): Hono<AppEnv> {
     // The organisation and both lists in one store read (cached lists: versions only).
     const { meta, requests, transactions } = await readUserLists(deps.store, u.oid);
     const [expenseslist, receiptslist] = await Promise.all([
-      listRows(deps, u, requests).then((rows) => withCardAmounts(deps, u, rows, requests)),
+      // The organisation's words in the language the app shows (Accept-Language), else the user's.
+      listRows(deps, u, requests, pickLocale(c.req.header("accept-language"), u.locale))
+        .then((rows) => withCardAmounts(deps, u, rows, requests)),
       transactionRows(deps, u, { recs: transactions, days: overdueDaysOf(meta) }),
     ]);
     return {

@@ -3,6 +3,7 @@ import type { StatusCode } from "../../client/shared/contract/requests.ts";
 import type { BudgetLine } from "../../client/shared/budget.ts";
 import { IdAllocator } from "./ids.ts";
 import { ListCache } from "./list_cache.ts";
+import type { CodeWords } from "../org/labels.ts";
 
 /** What the app keeps of an issued card (GUIDE §5: token, brand, last 4, expiry). */
 export interface CardRef {
@@ -38,6 +39,11 @@ export interface RequestRecord {
   GLCode: string;
   projectOid: string | null;
   projectCode: string;
+  /**
+   * The cost center, GL and project words of every language, copied in with the English ones
+   * above (server/org/labels.ts codesIn shows them in the reader's); absent on older records.
+   */
+  codeWords?: CodeWords;
   vendor: string;
   url: string;
   amount: number;

@@ -155,7 +155,7 @@ export const de: Dictionary = {
   "tx.moveToHint":
     "Legt eine neue Ausgabe mit eigenem Zweck und eigenen Codes an und bucht diesen Kauf dorthin um",
   "actions.more": "Weitere Aktionen",
-  "actions.moreShort": "Mehr",
+  "actions.moreShort": "Weitere",
   "main.navigation": "Hauptnavigation",
   "main.attention": "Zu erledigen: {count}",
   "attention.receiptMissing": "Beleg fehlt",
