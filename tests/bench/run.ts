@@ -230,6 +230,10 @@ await benchCapture(line);
 await benchPush(line);
 await benchPurchasePush(line);
 
+// The change channel: purchase → row painted, approval → Accepted painted, 500 idle streams on
+// one process (RSS, CPU, which streams a change wakes), on KV and PostgreSQL. See live.ts.
+await (await import("./live.ts")).benchLive(line);
+
 // Scale out: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);
 
