@@ -86,15 +86,44 @@ function latencyLine(line: Line, name: string, xs: number[], misses: number) {
   );
 }
 
+/** The newest modification time under `dir` (ms), 0 when there is nothing. */
+async function newest(dir: string): Promise<number> {
+  let t = 0;
+  for await (const e of Deno.readDir(dir)) {
+    const p = `${dir}/${e.name}`;
+    t = Math.max(t, e.isDirectory ? await newest(p) : (await Deno.stat(p)).mtime?.getTime() ?? 0);
+  }
+  return t;
+}
+
+/**
+ * A copy of dist/preact, taken while no build is writing it: a build written under the bench
+ * (another run's) would update the service worker and reload the page, and a copy taken
+ * halfway through one would not start.
+ */
+async function copyBuild(): Promise<string> {
+  const src = `${ROOT}dist/preact`;
+  const dist = await Deno.makeTempDir({ prefix: "qc-live-dist-" });
+  for (let i = 0; i < 120; i++) {
+    // Files removed under the walk: a build is running.
+    const before = await newest(src).catch(() => Date.now());
+    if (Date.now() - before < 3000) {
+      await sleep(1000);
+      continue;
+    }
+    const cp = await new Deno.Command("cp", { args: ["-r", `${src}/.`, dist] }).output();
+    if (cp.success && await newest(src).catch(() => 0) === before) return dist;
+    await Deno.remove(dist, { recursive: true });
+    await Deno.mkdir(dist);
+  }
+  throw new Error("dist/preact kept changing for 2 minutes: no build to bench");
+}
+
 // ---- An app in this process on either store, with a browser (as tests/e2e/harness.ts) ----
 
 async function startOn(store: Store): Promise<Env & { drop(): Promise<void> }> {
   const pg = store === "postgres" ? await freshPgUrl() : null;
-  // A copy of the build: a build written meanwhile (another run) would update the service
-  // worker and reload the page under the bench.
-  const dist = await Deno.makeTempDir({ prefix: "qc-live-dist-" });
-  const cp = await new Deno.Command("cp", { args: ["-r", `${ROOT}dist/preact/.`, dist] }).output();
-  if (!cp.success) throw new Error(`copying dist/preact: ${new TextDecoder().decode(cp.stderr)}`);
+  const dist = await copyBuild();
   const kv = pg ? await openKv(pg.url, false, { poolSize: 10 }) : await Deno.openKv(":memory:");
   let app: ReturnType<typeof createApp> | null = null;
   const server = serveLocal((req, remoteAddr) => app!.fetch(req, { remoteAddr }));
