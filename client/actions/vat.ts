@@ -30,6 +30,7 @@ import {
 } from "../state/receipts.ts";
 import {
   accountingCodesAnswer,
+  receiptTypes,
   receiptTypesAnswer,
   vatCodes,
   vatCodesAnswer,
@@ -39,6 +40,7 @@ import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
+import { applySuggestion, countrySuggestion, type VatSuggestion } from "../shared/vat_prefill.ts";
 import { changed } from "./changes.ts";
 
 // VAT of the transaction on screen (spec §2 VAT choice and VAT side panel simple
@@ -179,6 +181,60 @@ export async function openVat(): Promise<void> {
   ) {
     vatDraft.value = { ...d, countryId: null };
   }
+  // Nothing chosen yet: the merchant country's standard rate, to confirm with OK, and the
+  // receipt type chosen last time on this phone.
+  const now = vatDraft.value;
+  if (now && now.txOid === tx.oid) suggestVat(countrySuggestion(now.countryId, vatCodes.value));
+  const last = lastType();
+  const cur = vatDraft.value;
+  if (
+    cur && cur.txOid === tx.oid && !cur.readOnly && !cur.typeOid && last &&
+    receiptTypes.value.some((r) => r.value === last)
+  ) {
+    vatDraft.value = {
+      ...cur,
+      typeOid: last,
+      suggested: { source: "country", lines: [], unsure: [], ...cur.suggested, type: true },
+    };
+  }
+}
+
+const LAST_TYPE_KEY = "qc_vat_type";
+/** The receipt type last confirmed on this phone (an organisation's code, nothing personal). */
+function lastType(): string | null {
+  try {
+    return localStorage.getItem(LAST_TYPE_KEY);
+  } catch {
+    return null;
+  }
+}
+function keepType(typeOid: string | null): void {
+  try {
+    if (typeOid) localStorage.setItem(LAST_TYPE_KEY, typeOid);
+  } catch { /* private mode */ }
+}
+
+/**
+ * Fills the open VAT panel's empty lines from a suggestion (the merchant country's standard
+ * rate at opening; what the receipt says, once read), never over what the person chose. The
+ * advanced form only: the simple form's flag is the person's own statement.
+ */
+export function suggestVat(s: VatSuggestion | null): void {
+  const d = vatDraft.value;
+  const tx = txDetail.value?.tx;
+  if (!d || !tx || d.readOnly || d.txOid !== tx.oid || accounting.value.vatMode !== "advanced") {
+    return;
+  }
+  const r = applySuggestion(d, s, vatCodes.value, (code, line) =>
+    vatAmountText(
+      line.amount ?? vatAmount(tx.monetaryAmount, code.percentage, tx.pricingCurrency),
+      tx.pricingCurrency,
+    ));
+  if (!s || (!r.filled.length && !r.unsure.length)) return;
+  vatDraft.value = {
+    ...r.draft,
+    suggested: { source: s.source, lines: r.filled, unsure: r.unsure },
+  };
 }
 
 function patch(p: Partial<VatDraft>): void {
@@ -194,7 +250,7 @@ export function setVatPanelFlag(flag: boolean | null): void {
 export function setVatCountry(countryId: string | null): void {
   const d = vatDraft.value;
   if (!d || d.countryId === countryId) return;
-  patch({ countryId, lines: [emptyLine(), emptyLine(), emptyLine()] });
+  patch({ countryId, lines: [emptyLine(), emptyLine(), emptyLine()], suggested: undefined });
 }
 
 /**
@@ -214,11 +270,21 @@ export function setVatLineCode(index: number, oid: string | null): void {
     : "";
   const lines = [...d.lines] as VatDraft["lines"];
   lines[index] = { oid: code ? code.oid : null, amount };
-  patch({ lines });
+  const s = d.suggested;
+  patch({
+    lines,
+    suggested: s &&
+      {
+        ...s,
+        lines: s.lines.filter((i) => i !== index),
+        unsure: s.unsure.filter((i) => i !== index),
+      },
+  });
 }
 
 export function setVatType(typeOid: string | null): void {
-  patch({ typeOid });
+  const s = vatDraft.value?.suggested;
+  patch({ typeOid, suggested: s && { ...s, type: false } });
 }
 export function setVatAccounting(accountingCodeOid: string | null): void {
   patch({ accountingCodeOid });
@@ -249,6 +315,7 @@ export async function submitVat(): Promise<void> {
   const s = accounting.value;
   const lines = advanced ? d.lines.filter((l) => l.oid) : [];
   const line = (i: number) => lines[i] ?? null;
+  keepType(d.typeOid);
   const ok = await busy(async () => {
     try {
       const flag = advanced && lines.length ? true : d.flag;

@@ -83,6 +83,18 @@ export interface VatDraft {
   accountingCodeOid: string | null;
   readOnly: boolean;
   error: string | null;
+  /**
+   * Lines filled from a suggestion (the merchant country's standard rate, or the receipt as
+   * read: shared/vat_prefill.ts), shown as suggested until the person confirms or changes them;
+   * lines the source was unsure of, marked for the person.
+   */
+  suggested?: {
+    source: "country" | "receipt";
+    lines: number[];
+    unsure: number[];
+    /** The receipt type is the one last confirmed on this phone. */
+    type?: boolean;
+  };
 }
 export const vatDraft = signal<VatDraft | null>(null);
 

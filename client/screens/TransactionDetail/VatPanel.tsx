@@ -25,6 +25,7 @@ function Select(props: {
   onChange: (v: string | null) => void;
   disabled?: boolean;
   required?: boolean;
+  describedBy?: string;
 }) {
   const missing = !!props.required && !props.value;
   return (
@@ -36,6 +37,7 @@ function Select(props: {
         disabled={props.disabled}
         aria-invalid={missing || undefined}
         aria-required={props.required || undefined}
+        aria-describedby={props.describedBy}
         onChange={(e) => props.onChange(e.currentTarget.value || null)}
       >
         <option value="">{t("vat.none")}</option>
@@ -76,6 +78,18 @@ export function VatBody() {
         {t("vat.amountOf", { amount: amountDisplay(tx, locale.value).amount })}
       </p>
       {d.readOnly ? <p className="hint" role="status">{t("vat.readOnly")}</p> : null}
+      {d.suggested?.lines.length
+        ? (
+          <p className="hint vat-suggested" role="status">
+            {d.suggested.source === "receipt"
+              ? t("vat.suggestedReceipt")
+              : t("vat.suggestedCountry", {
+                country: vatCountries.value.find((c) => c.value === d.countryId)?.label ??
+                  d.countryId ?? "",
+              })}
+          </p>
+        )
+        : null}
       {advanced
         ? (
           <>
@@ -91,14 +105,27 @@ export function VatBody() {
               const n = i + 1;
               // Lines fill in order: a line opens once the one before has a code.
               const open = i === 0 || !!d.lines[i - 1].oid || !!line.oid;
+              const suggested = !!d.suggested?.lines.includes(i);
+              const unsure = !!d.suggested?.unsure.includes(i);
               return (
-                <div key={n} className="vat-line">
+                <div
+                  key={n}
+                  className={`vat-line${suggested ? " suggested" : ""}${unsure ? " unsure" : ""}`}
+                >
+                  {suggested || unsure
+                    ? (
+                      <p className="vat-mark" id={`vat-mark-${n}`}>
+                        {t(suggested ? "vat.suggestedLine" : "vat.unsureLine")}
+                      </p>
+                    )
+                    : null}
                   <Select
                     id={`vat-code-${n}`}
                     label={t("vat.code", { line: n })}
                     value={line.oid}
                     options={codes.map((c) => ({ value: c.oid, label: c.description }))}
                     disabled={ro || !d.countryId || !open}
+                    describedBy={suggested || unsure ? `vat-mark-${n}` : undefined}
                     onChange={(v) => setVatLineCode(i, v)}
                   />
                   <div className="form-row">
@@ -138,6 +165,9 @@ export function VatBody() {
             })}
           </fieldset>
         )}
+      {s.typeEnabled !== "false" && d.suggested?.type
+        ? <p className="vat-mark" id="vat-type-mark">{t("vat.suggestedType")}</p>
+        : null}
       {s.typeEnabled !== "false"
         ? (
           <Select
@@ -147,6 +177,7 @@ export function VatBody() {
             options={receiptTypes.value}
             disabled={ro}
             required={s.typeEnabled === "required"}
+            describedBy={d.suggested?.type ? "vat-type-mark" : undefined}
             onChange={setVatType}
           />
         )
