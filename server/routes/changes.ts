@@ -32,15 +32,83 @@ async function batch(deps: Deps, channels: string[], cursor: Cursor): Promise<Ch
 }
 
 /** Streams open in this process (the bench and tests read it). */
-export const streamStats = { open: 0, opened: 0, events: 0 };
+export const streamStats = { open: 0, opened: 0, events: 0, watches: 0 };
 
 /**
- * The change channel (docs/app.md): `pwachanges` once, and its stream. The stream watches the
- * channels' version keys (`kv.watch`: Deno KV's own, or LISTEN/NOTIFY on PostgreSQL), so it
- * costs nothing while nothing changes; a wake reads the records after the cursor and sends
- * them as one event whose id is the cursor after them. It ends after CHANGE_STREAM_MS (the
- * bearer is checked again on reconnecting) or when the device stops being active.
+ * One `kv.watch` per channel in this process, shared by every stream of that channel (a team's
+ * approvers, a user's devices): a change wakes the channel's streams from one watch instead of
+ * one watch per stream. Ended when its last stream leaves.
  */
+interface ChannelWatch {
+  subscribers: Set<() => void>;
+  stop: () => void;
+}
+const hubs = new WeakMap<Deno.Kv, Map<string, ChannelWatch>>();
+
+function subscribe(kv: Deno.Kv, channel: string, wake: () => void): () => void {
+  let hub = hubs.get(kv);
+  if (!hub) hubs.set(kv, hub = new Map());
+  let w = hub.get(channel);
+  if (!w) {
+    const reader = kv.watch([["chgv", channel]]).getReader();
+    const subscribers = new Set<() => void>();
+    const created: ChannelWatch = {
+      subscribers,
+      stop: () => void reader.cancel().catch(() => {}),
+    };
+    w = created;
+    hub.set(channel, w);
+    streamStats.watches++;
+    void (async () => {
+      try {
+        while (true) {
+          const next = await reader.read();
+          if (next.done) break;
+          // Its first answer too: a change between a stream's first read and this watch's start
+          // is not missed (a wake with nothing new sends nothing).
+          for (const s of [...subscribers]) s();
+        }
+      } catch {
+        // The store went away: the streams end and the phones reconnect.
+        for (const s of [...subscribers]) s();
+      } finally {
+        if (hub!.get(channel) === created) hub!.delete(channel);
+        streamStats.watches--;
+      }
+    })();
+  }
+  const mine = w;
+  mine.subscribers.add(wake);
+  return () => {
+    mine.subscribers.delete(wake);
+    if (mine.subscribers.size === 0) {
+      if (hub!.get(channel) === mine) hub!.delete(channel);
+      mine.stop();
+    }
+  };
+}
+
+/**
+ * Reads of one wake shared by streams at the same place (a user's devices at one cursor): one
+ * read of the store for all of them.
+ */
+const inFlight = new Map<string, Promise<ChangeBatch>>();
+
+function sharedBatch(deps: Deps, channels: string[], cursor: Cursor): Promise<ChangeBatch> {
+  const key = `${channels.join(",")}|${cursorText(cursor)}`;
+  let p = inFlight.get(key);
+  if (!p) {
+    p = batch(deps, channels, cursor);
+    inFlight.set(key, p);
+    const drop = () => inFlight.delete(key);
+    p.then(drop, drop);
+  }
+  return p;
+}
+
+/** How often a stream checks that its device is still active (logged out, wiped, left). */
+const DEVICE_CHECK_MS = 30_000;
+
 export function changeRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
 
@@ -57,54 +125,82 @@ export function changeRoutes(): Hono<AppEnv> {
     const channels = await channelsOf(deps, auth.user);
     let cursor = parseCursor(given);
     const enc = new TextEncoder();
-    const abort = new AbortController();
-    const signal = abort.signal;
-    c.req.raw.signal.addEventListener("abort", () => abort.abort(), { once: true });
+    let stop = () => {};
     const body = new ReadableStream<Uint8Array>({
-      async start(ctl) {
+      start(ctl) {
         streamStats.open++;
         streamStats.opened++;
+        let ended = false;
         const send = (text: string) => {
-          if (!signal.aborted) ctl.enqueue(enc.encode(text));
-        };
-        const heartbeat = setInterval(() => send(":\n\n"), CHANGE_HEARTBEAT_MS);
-        const end = setTimeout(() => abort.abort(), CHANGE_STREAM_MS);
-        try {
-          // A retry delay for EventSource readers; the app reconnects on its own schedule.
-          send("retry: 2000\n\n");
-          let first = true;
-          const watch = deps.store.kv.watch(deps.store.changes.versionKeys(channels.slice(0, 10)));
-          const reader = watch.getReader();
-          signal.addEventListener("abort", () => void reader.cancel().catch(() => {}), {
-            once: true,
-          });
-          while (!signal.aborted) {
-            const next = await reader.read().catch(() => ({ done: true as const }));
-            if (next.done || signal.aborted) break;
-            const out = await batch(deps, channels, cursor);
-            cursor = parseCursor(out.cursor);
-            if (first || out.changes.length > 0 || out.full) {
-              streamStats.events++;
-              send(`id: ${out.cursor}\ndata: ${JSON.stringify(out)}\n\n`);
-            }
-            first = false;
-            // A device logged out or wiped meanwhile: its stream ends with its access.
-            const dev = (await deps.store.devices.get(auth.device.deviceId)).value;
-            if (!dev || dev.status !== "active") break;
+          if (ended) return;
+          try {
+            ctl.enqueue(enc.encode(text));
+          } catch {
+            end();
           }
-        } catch {
-          // The store went away or the client left: the phone reconnects from its cursor.
-        } finally {
+        };
+        let reading: Promise<void> | null = null;
+        let again = false;
+        // Reads what changed after the cursor and sends it: one read at a time per stream, and
+        // once more after it when a wake came meanwhile.
+        const read = (first = false): void => {
+          if (ended) return;
+          if (reading) {
+            again = true;
+            return;
+          }
+          reading = (async () => {
+            try {
+              const out = await sharedBatch(deps, channels, cursor);
+              cursor = parseCursor(out.cursor);
+              if (first || out.changes.length > 0 || out.full) {
+                streamStats.events++;
+                send(`id: ${out.cursor}\ndata: ${JSON.stringify(out)}\n\n`);
+              }
+            } catch {
+              end(); // the store went away: the phone reconnects from its cursor
+            } finally {
+              reading = null;
+              if (again && !ended) {
+                again = false;
+                read();
+              }
+            }
+          })();
+        };
+        const unsubscribe = channels.slice(0, 64).map((ch) =>
+          subscribe(deps.store.kv, ch, () => read())
+        );
+        let sinceCheck = Date.now();
+        const heartbeat = setInterval(() => {
+          send(":\n\n");
+          if (Date.now() - sinceCheck < DEVICE_CHECK_MS) return;
+          sinceCheck = Date.now();
+          // A device logged out, wiped or gone with its user: its stream ends with its access.
+          void deps.store.devices.get(auth.device.deviceId).then(
+            (d) => (!d.value || d.value.status !== "active") && end(),
+            () => end(),
+          );
+        }, CHANGE_HEARTBEAT_MS);
+        const timer = setTimeout(() => end(), CHANGE_STREAM_MS);
+        function end(): void {
+          if (ended) return;
+          ended = true;
           clearInterval(heartbeat);
-          clearTimeout(end);
+          clearTimeout(timer);
+          for (const u of unsubscribe) u();
           streamStats.open--;
           try {
             ctl.close();
           } catch { /* cancelled */ }
         }
+        stop = end;
+        // A retry delay for EventSource readers; the app reconnects on its own schedule.
+        send("retry: 2000\n\n");
+        read(true);
       },
       cancel() {
-        abort.abort();
+        stop();
       },
     });
     return new Response(body, {

@@ -9,6 +9,7 @@ import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import type { Change, ChangeBatch } from "../../client/shared/contract/changes.ts";
 import { CHANGE_STREAM_PATH } from "../../client/shared/contract/changes.ts";
+import { streamStats } from "../../server/routes/changes.ts";
 import type { RequestRecord } from "../../server/store/requests.ts";
 import { buy, defineSecure, newCard, submitted } from "./purchase_helpers.ts";
 import { assertError, assertOk, bearer, getE, type Headers, login } from "./api.ts";
@@ -149,8 +150,15 @@ Deno.test(
   withApp(async (api) => {
     const emp = await login(api, DEMO.employee);
     const second = await secondDevice(api);
+    const before = streamStats.watches;
     const s1 = await openStream(api, emp.h);
+    for (let i = 0; i < 100 && streamStats.watches === before; i++) {
+      await new Promise((ok) => setTimeout(ok, 10));
+    }
+    const one = streamStats.watches - before;
     const s2 = await openStream(api, second.h);
+    assert.ok(one >= 1, "a stream watches its channels");
+    assert.equal(streamStats.watches - before, one, "the user's second device shares the watches");
     const first = await s1.next();
     assert.ok(first, "a first event at once");
     assert.deepEqual(first.changes, []);
