@@ -5,7 +5,7 @@ import { appConfig } from "../state/session.ts";
 import { panel } from "../state/ui.ts";
 
 /** spec §2: PIN pad help text links to the FAQ, to a chat service and to 'send activation email'. */
-export function PadHelp() {
+export function PadHelp(props: { lostLabel?: string } = {}) {
   useSignals();
   const { faqUrl, chatUrl } = appConfig.value;
   // spec §1 support: our own support page (precached) when the server names none or is not
@@ -18,7 +18,7 @@ export function PadHelp() {
         ? <a href={chatUrl} target="_blank" rel="noopener noreferrer">{t("pinpad.chat")}</a>
         : null}
       <button type="button" className="link" onClick={() => (panel.value = "lost")}>
-        {t("pinpad.sendActivation")}
+        {props.lostLabel ?? t("pinpad.sendActivationAgain")}
       </button>
     </nav>
   );

@@ -16,6 +16,11 @@ export function PadScreen(props: {
   onComplete: (value: string) => void;
   /** Shown under the pad (the unlock screen's passkey button). */
   below?: ReactNode;
+  /**
+   * The 'send activation email' action's words (spec §2 PIN pad help): "Forgot PIN?" only where
+   * there is a PIN to forget (unlock); activation and define-PIN ask for the code again.
+   */
+  lostLabel?: string;
 }) {
   useSignals();
   const message = padMessage.value;
@@ -60,7 +65,7 @@ export function PadScreen(props: {
           : undefined}
       />
       {props.below ?? null}
-      <PadHelp />
+      <PadHelp lostLabel={props.lostLabel} />
       <p className="version-footer">{versionLabel()}</p>
     </main>
   );

@@ -98,7 +98,7 @@ for (const flavour of FLAVOURS) {
         const page = await env.newPage();
         await page.goto(env.url);
         await waitText(page, "Enter the 5-digit code");
-        await click(page, "Forgot PIN? Send activation email");
+        await click(page, "No code, or it expired? Send activation email");
         // An unknown address looks like a known one (no enumeration): a question, and a
         // wrong answer's message.
         await page.locator("::-p-aria(Email)").fill("nobody@demo.example");
@@ -109,7 +109,7 @@ for (const flavour of FLAVOURS) {
         await waitText(page, "Something went wrong");
         await click(page, "Back");
         await page.waitForSelector(".side-panel", { hidden: true });
-        await click(page, "Forgot PIN? Send activation email");
+        await click(page, "No code, or it expired? Send activation email");
         const email = page.locator("::-p-aria(Email)");
         await email.fill("");
         await email.fill("manager@demo.example");

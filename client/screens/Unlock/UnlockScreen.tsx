@@ -16,6 +16,7 @@ export function UnlockScreen() {
   const PasskeyLine = mainChunk.value?.passkey.PasskeyLine;
   return (
     <PadScreen
+      lostLabel={t("pinpad.sendActivation")}
       title={t("pin.unlockTitle")}
       prompt={t("pin.unlockPrompt")}
       length={pinLength.value}
