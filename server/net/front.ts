@@ -12,6 +12,7 @@ const TIMEOUT_408 = new TextEncoder().encode(
 );
 /** Copy buffer per direction, allocated once bytes flow; a silent socket holds 2 KB. */
 const CHUNK = 16 * 1024;
+const SMALL = 2 * 1024;
 const FIRST = 2 * 1024;
 
 export interface FrontHooks {
@@ -107,7 +108,7 @@ export class Front {
     const inner = await this.hooks.connectInner(this);
     this.#downstream(inner).catch(() => this.close());
     await writeAll(inner, first, n);
-    const buf = new Uint8Array(CHUNK);
+    let buf = new Uint8Array(SMALL);
     for (;;) {
       n = await this.client.read(buf);
       if (n === null || this.#cut) break;
@@ -118,6 +119,7 @@ export class Front {
         this.since = performance.now();
       }
       await writeAll(inner, buf, n);
+      buf = grown(buf, n);
     }
     // The client half-closed: pass it on; answers in flight still flow back.
     if (!this.#closed && !this.#cut) await inner.closeWrite();
@@ -125,7 +127,7 @@ export class Front {
 
   /** Inner → client. The inner server closing ends the connection. */
   async #downstream(inner: Deno.TcpConn): Promise<void> {
-    const buf = new Uint8Array(CHUNK);
+    let buf = new Uint8Array(SMALL);
     for (;;) {
       const n = await inner.read(buf);
       if (n === null) break;
@@ -133,9 +135,19 @@ export class Front {
       this.sending = true;
       await writeAll(this.client, buf, n);
       this.sending = false;
+      buf = grown(buf, n);
     }
     await this.close();
   }
+}
+
+/**
+ * A connection's copy buffers start small and grow to CHUNK once a read fills one: an idle or
+ * long-lived connection (a change stream sends a few hundred bytes a minute) holds 2 × SMALL,
+ * an upload or a large answer copies in CHUNKs from its second read on.
+ */
+function grown(buf: Uint8Array<ArrayBuffer>, n: number): Uint8Array<ArrayBuffer> {
+  return n === buf.length && buf.length < CHUNK ? new Uint8Array(CHUNK) : buf;
 }
 
 async function writeAll(to: Deno.Conn, buf: Uint8Array, n: number): Promise<void> {
