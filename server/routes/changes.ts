@@ -106,6 +106,28 @@ function sharedBatch(deps: Deps, channels: string[], cursor: Cursor): Promise<Ch
   return p;
 }
 
+/**
+ * Every open stream's heartbeat, from one timer for the process (not one per stream): a comment
+ * line each CHANGE_HEARTBEAT_MS, the stream's end after CHANGE_STREAM_MS (to the nearest beat).
+ */
+const beats = new Set<(now: number) => void>();
+let beating: ReturnType<typeof setInterval> | undefined;
+
+function ensureBeating(): void {
+  if (beating !== undefined) return;
+  beating = setInterval(() => {
+    if (beats.size === 0) {
+      clearInterval(beating);
+      beating = undefined;
+      return;
+    }
+    const now = Date.now();
+    for (const b of [...beats]) b(now);
+  }, CHANGE_HEARTBEAT_MS);
+  // Not what keeps a process alive (tests end with their streams).
+  Deno.unrefTimer(beating);
+}
+
 /** How often a stream checks that its device is still active (logged out, wiped, left). */
 const DEVICE_CHECK_MS = 30_000;
 
@@ -171,23 +193,25 @@ export function changeRoutes(): Hono<AppEnv> {
         const unsubscribe = channels.slice(0, 64).map((ch) =>
           subscribe(deps.store.kv, ch, () => read())
         );
-        let sinceCheck = Date.now();
-        const heartbeat = setInterval(() => {
+        const openedAt = Date.now();
+        let sinceCheck = openedAt;
+        const beat = (now: number) => {
+          if (now - openedAt >= CHANGE_STREAM_MS) return end();
           send(":\n\n");
-          if (Date.now() - sinceCheck < DEVICE_CHECK_MS) return;
-          sinceCheck = Date.now();
+          if (now - sinceCheck < DEVICE_CHECK_MS) return;
+          sinceCheck = now;
           // A device logged out, wiped or gone with its user: its stream ends with its access.
           void deps.store.devices.get(auth.device.deviceId).then(
             (d) => (!d.value || d.value.status !== "active") && end(),
             () => end(),
           );
-        }, CHANGE_HEARTBEAT_MS);
-        const timer = setTimeout(() => end(), CHANGE_STREAM_MS);
+        };
+        beats.add(beat);
+        ensureBeating();
         function end(): void {
           if (ended) return;
           ended = true;
-          clearInterval(heartbeat);
-          clearTimeout(timer);
+          beats.delete(beat);
           for (const u of unsubscribe) u();
           streamStats.open--;
           try {
