@@ -30,7 +30,17 @@ for (const flavour of FLAVOURS) {
       const env = await start(flavour);
       let page: Page | null = null;
       try {
-        page = await activate(env, "employee@demo.example");
+        // An upstream without the change channel (relay mode, docs/app.md): its stream answers
+        // 404, so a change made elsewhere shows only once the lists are read again — here, by
+        // the pull. (With the channel, it would show by itself: tests/e2e/live_test.ts.)
+        const fresh = await env.newPage();
+        await fresh.setRequestInterception(true);
+        fresh.on("request", (r) => {
+          if (r.url().includes("/pwachanges/stream")) {
+            void r.respond({ status: 404, contentType: "application/json", body: "{}" });
+          } else void r.continue();
+        });
+        page = await activate(env, "employee@demo.example", "135790", fresh);
         await dumpOnFailure(page, async () => {
           const p = page!;
           await waitText(p, "No requests here");
