@@ -13,6 +13,9 @@
  * JavaScript). The browser's version is printed first: the figures depend on it.
  *
  * Run alone: `deno run -A tests/bench/lighthouse.ts` (needs Chromium and dist/preact).
+ * `LIGHTHOUSE_JSON=DIR` also writes each first visit's Lighthouse result (`pad-<n>.json`) and
+ * trace (`pad-<n>.trace.json`, for the Performance panel) and the unlock flow's results
+ * (`flow.json`) there: what the simulated LCP and the long tasks are made of.
  */
 import lighthouse, { startFlow } from "lighthouse";
 import type { Page } from "puppeteer-core";
@@ -28,6 +31,13 @@ interface Lhr {
 }
 
 const CATEGORIES = ["performance", "accessibility", "best-practices"];
+/** Where to keep the raw results, if anywhere (LIGHTHOUSE_JSON). */
+const JSON_DIR = Deno.env.get("LIGHTHOUSE_JSON");
+const keep = async (name: string, value: unknown) => {
+  if (!JSON_DIR) return;
+  await Deno.mkdir(JSON_DIR, { recursive: true });
+  await Deno.writeTextFile(`${JSON_DIR}/${name}`, JSON.stringify(value));
+};
 const score = (lhr: Lhr, c: string) => {
   const s = lhr.categories[c]?.score;
   return s === null || s === undefined ? "n/a" : String(Math.round(s * 100));
@@ -76,6 +86,8 @@ export async function benchLighthouse(line: Line): Promise<void> {
         fresh as unknown as Parameters<typeof lighthouse>[3],
       );
       const lhr = run?.lhr as unknown as Lhr | undefined;
+      await keep(`pad-${i + 1}.json`, run?.lhr);
+      await keep(`pad-${i + 1}.trace.json`, run?.artifacts?.Trace);
       if (!lhr || lhr.runtimeError) {
         line("lighthouse PIN pad", "failed", lhr?.runtimeError?.message ?? "no result");
       } else runs.push(lhr);
@@ -143,9 +155,9 @@ export async function benchLighthouse(line: Line): Promise<void> {
     await page.locator(".request-row, .empty").wait();
     await flow.endTimespan();
     await flow.snapshot();
-    const [nav, span, snap] = (await flow.createFlowResult()).steps.map((s) =>
-      s.lhr as unknown as Lhr
-    );
+    const flowResult = await flow.createFlowResult();
+    await keep("flow.json", flowResult);
+    const [nav, span, snap] = flowResult.steps.map((s) => s.lhr as unknown as Lhr);
     line(
       "lighthouse repeat start (PIN pad, cached): performance",
       score(nav, "performance"),
