@@ -44,6 +44,8 @@ export interface AppEnv {
     deps: Deps;
     /** CSP hashes of the inline styles of the page answered (server/routes/static.ts). */
     styleHashes?: string[];
+    /** CSP hashes of the inline scripts of the page answered (server/routes/static.ts). */
+    scriptHashes?: string[];
     /** The `error` code of a refusal (4xx) answered by onError, for the request log line. */
     errorCode?: string;
     errorMessage?: string;

@@ -29,7 +29,11 @@ export interface Shell {
   /** Entry first, then every chunk it imports statically (transitively). */
   js: string[];
   css: string | null;
-  /** The static shells' script (client/boot.ts), which loads `js` after the first paint. */
+  /**
+   * The static shells' script (client/boot.ts, bundled and minified), which loads `js` after
+   * the first paint. Inline in the shells: as a file of its own it was a request before the
+   * first paint that the first screen does not need.
+   */
   boot: string;
 }
 
@@ -121,22 +125,27 @@ export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): str
 /**
  * The head of the static shells (`index.html`, `unlock.html`: a first visit, no service
  * worker yet): the first screens' part of the stylesheet inline (`css`), so the first screen
- * paints when the HTML arrives, and one script, client/boot.ts, which links the whole
- * stylesheet (`data-style`) and fetches the entry and its chunks after that paint. The server's
- * CSP names the inline stylesheet by its SHA-256 (server/routes/static.ts); scripts stay
- * external (`script-src 'self'`).
+ * paints when the HTML arrives, and one inline module script, client/boot.ts, which links the
+ * whole stylesheet (`data-style`) and fetches the entry and its chunks after that paint. Nothing
+ * is fetched before the first paint. The server's CSP names the inline stylesheet and script by
+ * their SHA-256 (server/routes/static.ts); every other script stays external
+ * (`script-src 'self'`).
  */
 export function injectStaticShell(html: string, shell: Shell, css: string | null): string {
   if (css?.includes("</style")) throw new Error("the stylesheet cannot be inlined: </style");
+  // A module script's text ends at the first "</script" and "<!--" changes how it is parsed.
+  if (/<\/script|<!--/i.test(shell.boot)) {
+    throw new Error("the boot script cannot be inlined: </script or <!--");
+  }
   const [entry, ...chunks] = shell.js;
   return intoHead(html, [
     // The source map comment's URL would be read relative to the page: left out.
     ...(css === null
       ? []
       : [`<style>${css.replace(/\/\*# sourceMappingURL=[^*]*\*\/\s*$/, "").trimEnd()}</style>`]),
-    `<script type="module" src="${shell.boot}" data-entry="${entry}" data-preload="${
-      chunks.join(" ")
-    }"${shell.css ? ` data-style="${shell.css}"` : ""}></script>`,
+    `<script type="module" data-entry="${entry}" data-preload="${chunks.join(" ")}"${
+      shell.css ? ` data-style="${shell.css}"` : ""
+    }>${shell.boot.replace(/\/\/# sourceMappingURL=\S*\s*$/, "").trim()}</script>`,
   ]);
 }
 

@@ -3,17 +3,18 @@ import type { AppEnv } from "../env.ts";
 import { SUPPORT_PREFIX } from "../support/pages.ts";
 
 /**
- * Security headers on every response, 404s and errors included: strict CSP with no inline
- * script (an inline style only by the hash the static route names), HSTS, nosniff, Referrer-Policy and frame-ancestors. The support tab (spec §2) may
+ * Security headers on every response, 404s and errors included: strict CSP (an inline style
+ * or script only by the hash the static route names: the static shells' stylesheet and boot
+ * script), HSTS, nosniff, Referrer-Policy and frame-ancestors. The support tab (spec §2) may
  * embed our own support pages ('self') and the origins in `frameSrc` (an external support
  * address). Nothing may frame our pages, except the support pages under SUPPORT_PREFIX,
  * which only our own origin may frame (the support tab).
  */
 export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler<AppEnv> {
-  const policy = (ancestors: string, styles: string[] = []) =>
+  const policy = (ancestors: string, styles: string[] = [], scripts: string[] = []) =>
     [
       "default-src 'self'",
-      "script-src 'self'",
+      ["script-src 'self'", ...scripts].join(" "),
       ["style-src 'self'", ...styles].join(" "),
       "img-src 'self' data: blob:",
       "font-src 'self'",
@@ -32,11 +33,16 @@ export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler<AppE
     await next();
     const h = c.res.headers;
     const framed = c.req.path.startsWith(SUPPORT_PREFIX);
-    // The static shells' inline stylesheet, by its hash (server/routes/static.ts).
+    // The static shells' inline stylesheet and script, by their hashes (server/routes/static.ts).
     const styles = c.get("styleHashes");
+    const scripts = c.get("scriptHashes");
     h.set(
       "Content-Security-Policy",
-      styles?.length ? policy(framed ? "'self'" : "'none'", styles) : framed ? framedCsp : csp,
+      styles?.length || scripts?.length
+        ? policy(framed ? "'self'" : "'none'", styles, scripts)
+        : framed
+        ? framedCsp
+        : csp,
     );
     h.set("Strict-Transport-Security", "max-age=63072000; includeSubDomains");
     h.set("X-Content-Type-Options", "nosniff");

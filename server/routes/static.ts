@@ -42,10 +42,11 @@ interface StaticFile {
   identity: Representation;
   encoded: Partial<Record<Coding, Representation>>;
   /**
-   * `'sha256-…'` of each inline `<style>` of an HTML file (the static shells, build.ts):
-   * the CSP names them, nothing else inline is allowed.
+   * `'sha256-…'` of each inline `<style>` and `<script>` of an HTML file (the static shells'
+   * stylesheet and boot script, build.ts): the CSP names them, nothing else inline is allowed.
    */
   styleHashes: string[];
+  scriptHashes: string[];
 }
 
 /** The organisation's theme colours (spec §7 appcolor), as `#rgb`/`#rrggbb`. */
@@ -169,22 +170,32 @@ async function readStatic(fsPath: string, path: string, ext: string): Promise<St
     vary,
     identity: { body, etag: await etagOf(body) },
     encoded,
-    styleHashes: ext === "html" ? await styleHashes(body) : [],
+    ...(ext === "html" ? await inlineHashes(body) : { styleHashes: [], scriptHashes: [] }),
   };
 }
 
 const isHex = (v: unknown): v is string =>
   typeof v === "string" && /^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(v);
 
-/** `'sha256-<base64>'` of each `<style>` element's text, as CSP names inline styles. */
-async function styleHashes(html: Uint8Array<ArrayBuffer>): Promise<string[]> {
+/**
+ * `'sha256-<base64>'` of each `<style>` element's text and of each inline `<script>`'s (one
+ * with no `src`), as CSP names inline styles and scripts.
+ */
+async function inlineHashes(
+  html: Uint8Array<ArrayBuffer>,
+): Promise<Pick<StaticFile, "styleHashes" | "scriptHashes">> {
   const text = new TextDecoder().decode(html);
-  const hashes: string[] = [];
-  for (const m of text.matchAll(/<style>([\s\S]*?)<\/style>/g)) {
-    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(m[1]));
-    hashes.push(`'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`);
+  const hash = async (content: string) => {
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(content));
+    return `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`;
+  };
+  const styleHashes: string[] = [];
+  for (const m of text.matchAll(/<style>([\s\S]*?)<\/style>/g)) styleHashes.push(await hash(m[1]));
+  const scriptHashes: string[] = [];
+  for (const m of text.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/g)) {
+    if (!/\ssrc=/.test(m[1]) && m[2]) scriptHashes.push(await hash(m[2]));
   }
-  return hashes;
+  return { styleHashes, scriptHashes };
 }
 
 const brotliAsync = promisify(brotliCompress);
@@ -216,7 +227,7 @@ async function withColors(file: StaticFile, colors: ShellColors): Promise<Static
     ...file,
     identity: { body, etag: await etagOf(body) },
     encoded: { br: await rep(br), gzip: await rep(gz) },
-    styleHashes: await styleHashes(body),
+    ...(await inlineHashes(body)),
   };
 }
 
@@ -233,6 +244,7 @@ function answer(c: Context<AppEnv>, file: StaticFile, byCookie = false): Respons
   );
   const rep = coding ? file.encoded[coding]! : file.identity;
   if (file.styleHashes.length) c.set("styleHashes", file.styleHashes);
+  if (file.scriptHashes.length) c.set("scriptHashes", file.scriptHashes);
   const headers: Record<string, string> = {
     "Cache-Control": file.cacheControl,
     "ETag": rep.etag,

@@ -19,8 +19,11 @@ const distExists = (() => {
   }
 })();
 
-/** Asserts the security headers every answer must carry. */
-function assertSecurityHeaders(res: Response, what: string) {
+/**
+ * Asserts the security headers every answer must carry. `scripts`: the `'sha256-…'` of the
+ * inline scripts the page may run (the static shells' boot script), else none.
+ */
+function assertSecurityHeaders(res: Response, what: string, scripts: string[] = []) {
   const csp = res.headers.get("content-security-policy");
   assert.ok(csp, `${what}: no Content-Security-Policy`);
   const directives = new Map(
@@ -31,7 +34,11 @@ function assertSecurityHeaders(res: Response, what: string) {
   );
   assert.ok(!csp.includes("'unsafe-inline'"), `${what}: CSP allows unsafe-inline: ${csp}`);
   assert.ok(!csp.includes("'unsafe-eval'"), `${what}: CSP allows unsafe-eval: ${csp}`);
-  assert.deepEqual(directives.get("script-src"), ["'self'"], `${what}: script-src in ${csp}`);
+  assert.deepEqual(
+    directives.get("script-src"),
+    ["'self'", ...scripts],
+    `${what}: script-src in ${csp}`,
+  );
   assert.deepEqual(
     directives.get("frame-ancestors"),
     ["'none'"],
@@ -515,8 +522,11 @@ Deno.test({
     assert.equal(r.text, await Deno.readTextFile(distIndex));
     assert.match(r.res.headers.get("content-type") ?? "", /^text\/html/);
     assert.equal(r.res.headers.get("cache-control"), "no-cache");
-    assertSecurityHeaders(r.res, "dist /");
-    // The shell loads no inline script (the CSP would block it).
-    assert.ok(!/<script(?![^>]*\bsrc=)[^>]*>/i.test(r.text), "index.html has an inline <script>");
+    // One inline script, the boot script, which the CSP allows by its hash and nothing else.
+    const inline = [...r.text.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)];
+    assert.equal(inline.length, 1, "index.html: one inline <script>");
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(inline[0][1]));
+    const hash = `'sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}'`;
+    assertSecurityHeaders(r.res, "dist /", [hash]);
   }, { STATIC_DIR: DIST.pathname }),
 });
