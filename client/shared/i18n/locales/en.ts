@@ -164,6 +164,12 @@ export const en = {
   "vat.linesCount": "VAT lines: {count}",
   "vat.reviewed": "Reviewed",
   "vat.amountOf": "Amount: {amount}",
+  "vat.suggestedCountry":
+    "Standard rate of {country} filled in: check it against the receipt, then OK",
+  "vat.suggestedReceipt": "Filled in from the receipt: check it, then OK",
+  "vat.suggestedLine": "Suggested",
+  "vat.unsureLine": "Not read for sure: choose it yourself",
+  "vat.suggestedType": "Chosen last time",
   "push.addReceipt": "Add receipt",
   "capture.title": "Photo of the receipt",
   "capture.take": "Take photo",

@@ -35,6 +35,7 @@ export const enShell = {
   "pinpad.faq": "FAQ",
   "pinpad.chat": "Chat with support",
   "pinpad.sendActivation": "Forgot PIN? Send activation email",
+  "pinpad.sendActivationAgain": "No code, or it expired? Send activation email",
   "activation.title": "Activate this device",
   "activation.prompt": "Enter the 5-digit code from your activation email",
   "activation.connect": "Connect device",
