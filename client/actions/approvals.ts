@@ -3,7 +3,7 @@ import { requests as requestsApi } from "../shared/contract/requests.ts";
 import { ApiError, call } from "../api/http.ts";
 import { formatLocale } from "../i18n/display.ts";
 import { t, type TranslationKey } from "../i18n/index.ts";
-import { isAppMode, type Mode, modeAfterLoad, THEME_COLOR } from "../lib/mode.ts";
+import { type Mode, modeAfterLoad, THEME_COLOR } from "../lib/mode.ts";
 import { checkEdit } from "../shared/request_rules.ts";
 import { requestWords } from "../lib/words.ts";
 import {
@@ -11,6 +11,7 @@ import {
   approvalFilters,
   approvalRows,
   approvalsLoaded,
+  lastDecision,
   mode,
   teams,
   teamsFailed,
@@ -25,6 +26,7 @@ import {
   openSheet,
   progress,
   pushBanner,
+  sheets,
   showNotice,
 } from "../state/ui.ts";
 import { busy } from "./busy.ts";
@@ -39,7 +41,6 @@ import type { ListModel } from "./lists.ts";
 // flow and the approver's edit. Same pattern as every screen: api + QCDB → signal models.
 
 const MODE_KEY = "qc_mode";
-const HINT_KEY = "qc_hint_hidden";
 
 /** spec §7 pwalistrequests, cache first (QCDB 'approvals' store, encrypted). */
 export async function refreshApprovals(opts: { networkFirst?: boolean } = {}): Promise<void> {
@@ -105,6 +106,7 @@ export function resetApprovals(): void {
   approvalRows.value = [];
   approvalsLoaded.value = false;
   approvalDetail.value = null;
+  lastDecision.value = null;
   approvalFilters.value = NO_FILTERS;
   teams.value = null;
   setMode("request", false);
@@ -124,37 +126,40 @@ export const approvalsModel: ListModel = {
   reset: resetApprovals,
 };
 
-// ---- The app-mode hint (spec §2: in a browser, with iOS add-to-home-screen instructions) ----
-
-export function hintWanted(): boolean {
-  if (typeof window === "undefined" || isAppMode(window)) return false;
-  try {
-    return localStorage.getItem(HINT_KEY) !== "1";
-  } catch {
-    return true;
-  }
-}
-
-export function hideHint(): void {
-  try {
-    localStorage.setItem(HINT_KEY, "1");
-  } catch { /* ignore */ }
-}
-
 // ---- Approval detail (spec §2) ----
 
 function setDetail(oid: string, p: Partial<NonNullable<typeof approvalDetail.value>>): void {
   if (approvalDetail.value?.oid === oid) approvalDetail.value = { ...approvalDetail.value, ...p };
 }
 
-export async function openApproval(oid: string): Promise<void> {
+function showApproval(oid: string): void {
+  lastDecision.value = null;
   approvalDetail.value = {
     oid,
     row: approvalRows.value.find((r) => r.oid === oid) ?? null,
     entity: null,
     comments: [],
   };
+}
+
+export async function openApproval(oid: string): Promise<void> {
+  showApproval(oid);
   openSheet({ kind: "approval", oid });
+  await Promise.all([loadApproval(oid), loadComments(oid)]);
+}
+
+/**
+ * "Next" after a decision: the next approval waiting for this person takes the decided one's
+ * place in the same panel (Back still leads to the list, not through every approval decided).
+ */
+export async function openNextApproval(oid: string): Promise<void> {
+  const from = approvalDetail.value?.oid;
+  showApproval(oid);
+  sheets.value = sheets.value.map((s) =>
+    s.sheet.kind === "approval" && s.sheet.oid === from
+      ? { ...s, sheet: { kind: "approval", oid } }
+      : s
+  );
   await Promise.all([loadApproval(oid), loadComments(oid)]);
 }
 
@@ -295,6 +300,8 @@ async function decide(e: ApprovalRequest, decision: Decision, note?: string): Pr
         x.oid === next.oid ? { ...x, ...rowOf(next) } : x
       );
     }
+    // The detail now offers the next approval waiting for this person (or says none is left).
+    lastDecision.value = { oid: e.oid, decision };
     showNotice(
       t(decision === "approve" ? "approval.approvedNotice" : "approval.rejectedNotice", {
         what: approvalWords(e),

@@ -10,6 +10,7 @@ import {
   RejectNoteBody,
 } from "../screens/ApprovalDetail/ApprovalDetailPanel.tsx";
 import { InstallBody } from "../screens/Approvals/AppModeHint.tsx";
+import { approvalTitle } from "../screens/Approvals/ApprovalRow.tsx";
 import { closeSheet, type SheetEntry, sheets } from "../state/ui.ts";
 import { BudgetBody } from "../screens/CreateRequest/BudgetPanel.tsx";
 import { CreateRequestBody } from "../screens/CreateRequest/CreateRequestPanel.tsx";
@@ -35,8 +36,10 @@ function titleOf(e: SheetEntry): string {
       return t("detail.title", { id });
     }
     case "approval": {
+      // Named by what it is (type, purpose, person); the ids are in its body.
       const d = approvalDetail.value;
-      return t("approval.title", { id: d?.entity?.id ?? d?.row?.id ?? "" });
+      const r = d?.entity ?? d?.row;
+      return r ? approvalTitle(r) : t("approval.title", { id: "" }).trim();
     }
     case "card": {
       const d = cardDetail.value;

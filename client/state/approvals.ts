@@ -72,6 +72,23 @@ export const approvalDetail = signal<
   } | null
 >(null);
 
+/**
+ * The decision this phone just made on the approval shown (its oid): the detail then offers
+ * the next approval waiting for this person instead of sending them back to the list.
+ */
+export const lastDecision = signal<{ oid: string; decision: "approve" | "reject" } | null>(null);
+
+/**
+ * The approval waiting for this person's decision after `oid` in the list's order (newest
+ * first), wrapping round to the top; null when no other one waits.
+ */
+export function nextToDecide(oid: string): ApprovalRow | null {
+  const rows = approvalRows.value;
+  const at = rows.findIndex((r) => r.oid === oid);
+  const order = at < 0 ? rows : [...rows.slice(at + 1), ...rows.slice(0, at)];
+  return order.find((r) => r.oid !== oid && toDecide(r)) ?? null;
+}
+
 /** spec §2 teams of the approval detail (pwaoverviewteams): null until read. */
 export const teams = signal<Team[] | null>(null);
 /** The teams could be read neither from the server nor from the cache. */

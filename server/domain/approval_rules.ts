@@ -111,3 +111,61 @@ export function reachableTeams(user: User, teams: ReadonlyMap<string, Team>): st
   }
   return [...out];
 }
+
+/** Why a caller cannot decide an approval (the contract's ReadOnly, times still in ms). */
+export interface ReadOnlyWhy {
+  code:
+    | "own"
+    | "approved"
+    | "rejected"
+    | "cancelled"
+    | "voted"
+    | "barred"
+    | "waiting"
+    | "passed"
+    | "reviewer";
+  level?: number;
+  levelName?: string;
+  mine?: number;
+  byOid?: string;
+  delegated?: boolean;
+  at?: number;
+}
+
+const decisive = (v: VoteRecord) => v.statusCode === "approved" || v.statusCode === "rejected";
+
+/**
+ * spec §2 approval detail, §4, §6: why someone who sees an approval cannot decide it — their
+ * own request; decided or cancelled (and by whose vote); they voted already; barred after
+ * their edit; their level comes later; their level was decided by someone else; or they only
+ * follow it. Null when they may approve or reject. Pure.
+ */
+export function readOnlyReason(
+  a: Pick<ApprovalRecord, "statusCode" | "authorOid" | "levels" | "votes" | "barred">,
+  user: Pick<User, "oid" | "teams">,
+  teams: ReadonlyMap<string, Team>,
+): ReadOnlyWhy | null {
+  if (a.authorOid === user.oid) return { code: "own" };
+  const by = (v: VoteRecord | undefined) =>
+    v ? { byOid: v.userOid, delegated: v.isDelegated, at: v.createdAt } : {};
+  if (a.statusCode === "approved" || a.statusCode === "rejected") {
+    return { code: a.statusCode, ...by(a.votes.findLast(decisive)) };
+  }
+  const open = a.levels.find((l) => l.statusCode === "open");
+  if (a.statusCode === "cancelled" || !open) return { code: "cancelled" };
+  const f = approvalFlags(a, user, teams);
+  if (f.canApprove || f.canReject) return null;
+  const now = { level: open.level, levelName: open.actionDescription };
+  const mineVote = a.votes.findLast((v) => v.userOid === user.oid && decisive(v));
+  if (mineVote) return { code: "voted", mine: mineVote.level, ...now, at: mineVote.createdAt };
+  if (roleIn(user, open.teamOids, teams)) return { code: "barred", ...now };
+  const mine = a.levels.filter((l) => roleIn(user, l.teamOids, teams) !== null);
+  const later = mine.find((l) => l.level > open.level);
+  if (later) return { code: "waiting", mine: later.level, ...now };
+  const earlier = mine.findLast((l) => l.level < open.level);
+  if (earlier) {
+    const v = a.votes.findLast((x) => x.level === earlier.level && x.statusCode === "approved");
+    return { code: "passed", mine: earlier.level, ...now, ...by(v) };
+  }
+  return { code: "reviewer", ...now };
+}

@@ -16,7 +16,14 @@ import { newComment, publishAdded, toComment } from "./comments.ts";
 import { subTypeOf } from "./request_views.ts";
 import { decidedRequest, modifyRequest, publishDecided } from "./requests.ts";
 import { labelIn } from "../org/labels.ts";
-import { applyVote, approvalFlags, canSee, reachableTeams } from "./approval_rules.ts";
+import {
+  applyVote,
+  approvalFlags,
+  canSee,
+  reachableTeams,
+  readOnlyReason,
+} from "./approval_rules.ts";
+import { inAccountCurrency, readOnlyOf } from "./approval_view.ts";
 
 const RETRIES = 8;
 
@@ -142,6 +149,12 @@ async function toEntity(
     teamUsers,
     votes: votesOf(a, ctx),
     hasRejectNote: commented,
+    budget: r?.budget ?? [],
+    accountAmount: inAccountCurrency(deps.issuer.rates(), a.amount, a.currency, account?.currency),
+    readOnly: readOnlyOf(
+      readOnlyReason(a, user, ctx.teams),
+      (oid) => fullName(ctx.users.get(oid)),
+    ),
   };
   return entity;
 }

@@ -120,6 +120,17 @@ Deno.test(
       pollLevels: [],
       votes: [],
       hasRejectNote: false,
+      // What the approver sees beside it: no budget lines, the account's own currency, and
+      // why Finance cannot decide it any more (tests/server/approvals_view_test.ts).
+      budget: [],
+      accountAmount: null,
+      readOnly: {
+        code: "voted",
+        mine: 1,
+        level: 2,
+        levelName: "Management approval",
+        at: iso(t0 + 60_000),
+      },
     });
     assert.deepEqual(d.pollLevels, [
       {

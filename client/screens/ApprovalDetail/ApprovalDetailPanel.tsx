@@ -1,4 +1,4 @@
-import { useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import {
   addApprovalComment,
@@ -15,11 +15,11 @@ import { Comments } from "../../components/Comments.tsx";
 import { ApprovalDeclarations } from "./ApprovalDeclarations.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
-import { formatMoney, shortDate, shortDateTime } from "../../i18n/display.ts";
-import { isLargeAmount } from "../../shared/money.ts";
-import { approvalDetail, teams, teamsFailed } from "../../state/approvals.ts";
+import { shortDate, shortDateTime } from "../../i18n/display.ts";
+import { approvalDetail, lastDecision, teams, teamsFailed } from "../../state/approvals.ts";
 import { working } from "../../state/session.ts";
-import { approvalStatusLabel } from "../Approvals/ApprovalRow.tsx";
+import { ApprovalHead, BudgetLines, WhyReadOnly } from "./ApprovalSummary.tsx";
+import { NextBar } from "./NextBar.tsx";
 
 type Person = { fname: string; lname: string };
 const names = (xs: Person[] | undefined) =>
@@ -167,12 +167,24 @@ function Teams() {
 /**
  * spec §2 approval detail: status, amount, approvers, votes, comments, related entity, type,
  * author, approval account, issue date, description, GL code, project code, poll levels,
- * teams. Accept and reject only when new and the flags allow; edit when the person can
- * approve, reject or review.
+ * teams; the budget's lines, the amount in the account's currency and, when the person
+ * cannot decide it, why. Accept and reject only when new and the flags allow; edit when the
+ * person can approve, reject or review. After a decision: the next approval waiting.
  */
 export function ApprovalDetailBody() {
   useSignals();
   const d = approvalDetail.value;
+  const box = useRef<HTMLDivElement>(null);
+  const shown = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    // "Next" put another approval in this panel: read from its top, the panel announced again.
+    if (shown.current && d && shown.current !== d.oid) {
+      const panel = box.current?.closest<HTMLElement>(".side-panel");
+      panel?.querySelector(".panel-body")?.scrollTo({ top: 0 });
+      panel?.focus({ preventScroll: true });
+    }
+    shown.current = d?.oid;
+  }, [d?.oid]);
   if (!d) return null;
   const e = d.entity;
   const r = e ?? d.row;
@@ -180,16 +192,12 @@ export function ApprovalDetailBody() {
   const loc = locale.value;
   const busy = working.value;
   const isNew = r.statusCode === "new";
+  const decidedHere = lastDecision.value?.oid === d.oid;
   return (
-    <div className="request-detail approval-detail">
-      <div className="detail-head">
-        <span className={`status status-${r.statusCode}`} role="status">
-          {approvalStatusLabel(r.statusCode)}
-        </span>
-        <span className={`detail-amount${isLargeAmount(r.amount) ? " large-amount" : ""}`}>
-          {formatMoney(r.amount, r.pricingCurrency, loc)}
-        </span>
-      </div>
+    <div className="request-detail approval-detail" ref={box} key={d.oid}>
+      <ApprovalHead r={r} e={e} />
+      {e?.readOnly ? <WhyReadOnly readOnly={e.readOnly} /> : null}
+      {e?.budget?.length ? <BudgetLines lines={e.budget} currency={r.pricingCurrency} /> : null}
       <dl className="kvs">
         <Field label={t("approval.description")}>{r.description}</Field>
         <Field label={t("approval.relatedEntity")}>{r.sourceEntityId}</Field>
@@ -211,7 +219,11 @@ export function ApprovalDetailBody() {
 
       <Comments comments={d.comments} onAdd={e && isNew ? addApprovalComment : undefined} />
 
-      {e && isNew ? <ApprovalActions e={e} busy={busy} /> : null}
+      {decidedHere
+        ? <NextBar oid={d.oid} />
+        : e && isNew
+        ? <ApprovalActions e={e} busy={busy} />
+        : null}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { hideHint, hintWanted } from "../../actions/approvals.ts";
+import { hideHint, hintWanted } from "../../actions/app_hint.ts";
 import { t } from "../../i18n/index.ts";
 import { isIOS } from "../../lib/mode.ts";
 import { openSheet } from "../../state/ui.ts";

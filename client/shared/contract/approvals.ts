@@ -1,6 +1,6 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
-import { ArchiveParam, Comment, SubType } from "./requests.ts";
+import { ArchiveParam, BudgetLine, Comment, SubType } from "./requests.ts";
 import { CommentBody } from "./request_bodies.ts";
 
 // spec §7 'Approvals (/scmapi/approval/)' and the team calls. Field names are spec §3's.
@@ -80,6 +80,47 @@ export const ApprovalRow = z.object({
 });
 export type ApprovalRow = z.infer<typeof ApprovalRow>;
 
+/**
+ * Why the caller cannot decide an approval they see (spec §2 approval detail, §4, §6): its
+ * code, the level deciding now and its action, the caller's own level, and who made the
+ * decision that closed the approval or the caller's level (name, through delegation, when).
+ */
+export const ReadOnlyCode = z.enum([
+  "own",
+  "approved",
+  "rejected",
+  "cancelled",
+  "voted",
+  "barred",
+  "waiting",
+  "passed",
+  "reviewer",
+]);
+export type ReadOnlyCode = z.infer<typeof ReadOnlyCode>;
+export const ReadOnly = z.object({
+  code: ReadOnlyCode,
+  level: z.optional(z.number()),
+  levelName: z.optional(z.string()),
+  mine: z.optional(z.number()),
+  by: z.optional(z.string()),
+  delegated: z.optional(z.boolean()),
+  /** ISO 8601. */
+  at: z.optional(z.string()),
+});
+export type ReadOnly = z.infer<typeof ReadOnly>;
+
+/**
+ * The amount in the approval account's currency when the request is in another one: the
+ * issuer's rate of `asOf` (a calendar day), 1 pricingCurrency = `rate` currency.
+ */
+export const AccountAmount = z.object({
+  amount: z.number(),
+  currency: z.string(),
+  rate: z.string(),
+  asOf: z.string(),
+});
+export type AccountAmount = z.infer<typeof AccountAmount>;
+
 /** spec §3 approval request, whole. */
 export const ApprovalRequest = z.extend(ApprovalRow, {
   fullamount: z.string(),
@@ -92,6 +133,12 @@ export const ApprovalRequest = z.extend(ApprovalRow, {
   votes: z.array(Vote),
   /** The caller has commented on it: a rejection of a reject-note type may proceed (spec §4). */
   hasRejectNote: z.boolean(),
+  /** spec §3 budget: the request's lines, so the approver sees what is paid when. */
+  budget: z.optional(z.array(BudgetLine)),
+  /** In the approval account's currency, when the request is in another; else absent. */
+  accountAmount: z.optional(z.nullable(AccountAmount)),
+  /** Why the caller cannot decide it; absent or null when they can. */
+  readOnly: z.optional(z.nullable(ReadOnly)),
 });
 export type ApprovalRequest = z.infer<typeof ApprovalRequest>;
 

@@ -67,6 +67,36 @@ export const deApprovals = {
   "approval.rejectNoteTitle": "Grund der Ablehnung",
   "approval.rejectNoteHelp": "Für diese Art ist vor einer Ablehnung ein Kommentar erforderlich.",
   "approval.rejectNoteSend": "Kommentar hinzufügen und ablehnen",
+  "approval.inAccountCurrency": "≈ {amount} in der Währung des Kontos (Kurs vom {date})",
+  "approval.budgetOnce": "{amount} am {date}",
+  "approval.budgetMonthly": "{count} × {amount} monatlich, bis {last}",
+  "approval.budgetWeekly": "{count} × {amount} wöchentlich, bis {last}",
+  "approval.why.title": "Nur zur Ansicht:",
+  "approval.why.own": "Sie haben diesen Antrag gestellt: Andere Genehmigende entscheiden darüber.",
+  "approval.why.decided": "Darüber wurde bereits entschieden: Es bleibt nichts zu entscheiden.",
+  "approval.why.approvedBy":
+    "{name} hat am {date} abschließend genehmigt: Es bleibt nichts zu entscheiden.",
+  "approval.why.rejectedBy": "{name} hat am {date} abgelehnt: Es bleibt nichts zu entscheiden.",
+  "approval.why.cancelled":
+    "Diese Genehmigung wurde storniert (ihr Antrag wurde geändert oder zurückgezogen): Es bleibt nichts zu entscheiden.",
+  "approval.why.votedHere":
+    "Sie haben am {date} genehmigt; Stufe {level} ({action}) braucht noch Stimmen anderer Genehmigender.",
+  "approval.why.votedBefore":
+    "Sie haben Stufe {mine} am {date} genehmigt; jetzt entscheidet Stufe {level} ({action}).",
+  "approval.why.barred":
+    "Sie haben diesen Antrag bearbeitet, nachdem Stufe {level} entschieden war; deshalb entscheiden andere Genehmigende.",
+  "approval.why.waiting":
+    "Zuerst entscheidet Stufe {level} ({action}); Sie entscheiden in Stufe {mine}, sobald sie genehmigt ist.",
+  "approval.why.passed":
+    "{name} hat Stufe {mine} am {date} genehmigt; jetzt entscheidet Stufe {level} ({action}).",
+  "approval.why.reviewer":
+    "Stufe {level} ({action}) entscheidet; Sie können den Vorgang verfolgen, aber nicht entscheiden.",
+  "approval.next": "Weiter",
+  "approval.next.waiting":
+    "{count, plural, one {# weitere Genehmigung wartet} other {# weitere Genehmigungen warten}} auf Sie.",
+  "approval.next.what": "Als Nächstes: {what}",
+  "approval.next.none": "Keine weitere Genehmigung wartet auf Ihre Entscheidung.",
+  "approval.next.toList": "Zurück zur Liste",
   "filter.author": "Antragsteller",
   "edit.title": "Antrag bearbeiten",
   "edit.save": "Speichern",

@@ -61,6 +61,35 @@ export const enApprovals = {
   "approval.rejectNoteTitle": "Reason for rejection",
   "approval.rejectNoteHelp": "This type needs a comment before it can be rejected.",
   "approval.rejectNoteSend": "Add comment and reject",
+  "approval.inAccountCurrency": "≈ {amount} in the account’s currency (rate of {date})",
+  "approval.budgetOnce": "{amount} on {date}",
+  "approval.budgetMonthly": "{count} × {amount} monthly, until {last}",
+  "approval.budgetWeekly": "{count} × {amount} weekly, until {last}",
+  "approval.why.title": "Read only:",
+  "approval.why.own": "You made this request: other approvers decide it.",
+  "approval.why.decided": "It has been decided: nothing is left to decide.",
+  "approval.why.approvedBy": "{name} gave the final approval on {date}: nothing is left to decide.",
+  "approval.why.rejectedBy": "{name} rejected it on {date}: nothing is left to decide.",
+  "approval.why.cancelled":
+    "This approval was cancelled (its request was changed or withdrawn): nothing is left to decide.",
+  "approval.why.votedHere":
+    "You approved it on {date}; level {level} ({action}) still needs other approvers’ votes.",
+  "approval.why.votedBefore":
+    "You approved level {mine} on {date}; level {level} ({action}) decides now.",
+  "approval.why.barred":
+    "You edited this request after level {level} was decided, so other approvers decide it.",
+  "approval.why.waiting":
+    "Level {level} ({action}) decides first; you decide at level {mine} once it is approved.",
+  "approval.why.passed":
+    "{name} approved level {mine} on {date}; level {level} ({action}) decides now.",
+  "approval.why.reviewer":
+    "Level {level} ({action}) decides it; you can follow it but not decide it.",
+  "approval.next": "Next",
+  "approval.next.waiting":
+    "{count, plural, one {# more approval waits} other {# more approvals wait}} for you.",
+  "approval.next.what": "Next: {what}",
+  "approval.next.none": "No other approval waits for your decision.",
+  "approval.next.toList": "Back to the list",
   "filter.author": "Author",
 
   "edit.title": "Edit request",

@@ -68,6 +68,35 @@ export const esApprovals = {
   "approval.rejectNoteTitle": "Motivo del rechazo",
   "approval.rejectNoteHelp": "Este tipo requiere un comentario antes de poder rechazarlo.",
   "approval.rejectNoteSend": "Añadir comentario y rechazar",
+  "approval.inAccountCurrency": "≈ {amount} en la moneda de la cuenta (cambio del {date})",
+  "approval.budgetOnce": "{amount} el {date}",
+  "approval.budgetMonthly": "{count} × {amount} al mes, hasta {last}",
+  "approval.budgetWeekly": "{count} × {amount} a la semana, hasta el {last}",
+  "approval.why.title": "Solo lectura:",
+  "approval.why.own": "Usted hizo esta solicitud: otros aprobadores deciden sobre ella.",
+  "approval.why.decided": "Ya se decidió: no queda nada por decidir.",
+  "approval.why.approvedBy": "{name} dio la aprobación final el {date}: no queda nada por decidir.",
+  "approval.why.rejectedBy": "{name} la rechazó el {date}: no queda nada por decidir.",
+  "approval.why.cancelled":
+    "Esta aprobación se canceló (su solicitud se modificó o se retiró): no queda nada por decidir.",
+  "approval.why.votedHere":
+    "Usted la aprobó el {date}; el nivel {level} ({action}) aún necesita votos de otros aprobadores.",
+  "approval.why.votedBefore":
+    "Usted aprobó el nivel {mine} el {date}; ahora decide el nivel {level} ({action}).",
+  "approval.why.barred":
+    "Usted modificó esta solicitud después de que se decidiera el nivel {level}, así que deciden otros aprobadores.",
+  "approval.why.waiting":
+    "Primero decide el nivel {level} ({action}); usted decide en el nivel {mine} una vez aprobado.",
+  "approval.why.passed":
+    "{name} aprobó el nivel {mine} el {date}; ahora decide el nivel {level} ({action}).",
+  "approval.why.reviewer":
+    "Decide el nivel {level} ({action}); usted puede seguirla, pero no decidir.",
+  "approval.next": "Siguiente",
+  "approval.next.waiting":
+    "{count, plural, one {# aprobación más le espera} many {# de aprobaciones más le esperan} other {# aprobaciones más le esperan}}.",
+  "approval.next.what": "Siguiente: {what}",
+  "approval.next.none": "Ninguna otra aprobación espera su decisión.",
+  "approval.next.toList": "Volver a la lista",
   "filter.author": "Autor",
   "edit.title": "Editar la solicitud",
   "edit.save": "Guardar",

@@ -68,6 +68,36 @@ export const frApprovals = {
   "approval.rejectNoteTitle": "Motif du refus",
   "approval.rejectNoteHelp": "Ce type exige un commentaire avant un refus.",
   "approval.rejectNoteSend": "Ajouter le commentaire et refuser",
+  "approval.inAccountCurrency": "≈ {amount} dans la devise du compte (cours du {date})",
+  "approval.budgetOnce": "{amount} le {date}",
+  "approval.budgetMonthly": "{count} × {amount} par mois, jusqu’en {last}",
+  "approval.budgetWeekly": "{count} × {amount} par semaine, jusqu’au {last}",
+  "approval.why.title": "Lecture seule :",
+  "approval.why.own": "Vous avez fait cette demande : d’autres approbateurs en décident.",
+  "approval.why.decided": "Elle a déjà été décidée : il n’y a plus rien à décider.",
+  "approval.why.approvedBy":
+    "{name} a donné l’approbation finale le {date} : il n’y a plus rien à décider.",
+  "approval.why.rejectedBy": "{name} l’a refusée le {date} : il n’y a plus rien à décider.",
+  "approval.why.cancelled":
+    "Cette approbation a été annulée (sa demande a été modifiée ou retirée) : il n’y a plus rien à décider.",
+  "approval.why.votedHere":
+    "Vous l’avez approuvée le {date} ; le niveau {level} ({action}) attend encore les votes d’autres approbateurs.",
+  "approval.why.votedBefore":
+    "Vous avez approuvé le niveau {mine} le {date} ; le niveau {level} ({action}) décide maintenant.",
+  "approval.why.barred":
+    "Vous avez modifié cette demande après la décision du niveau {level} : d’autres approbateurs en décident.",
+  "approval.why.waiting":
+    "Le niveau {level} ({action}) décide d’abord ; vous décidez au niveau {mine} une fois celui-ci approuvé.",
+  "approval.why.passed":
+    "{name} a approuvé le niveau {mine} le {date} ; le niveau {level} ({action}) décide maintenant.",
+  "approval.why.reviewer":
+    "Le niveau {level} ({action}) en décide ; vous pouvez la suivre, pas en décider.",
+  "approval.next": "Suivante",
+  "approval.next.waiting":
+    "{count, plural, one {# autre approbation vous attend} many {# d’autres approbations vous attendent} other {# autres approbations vous attendent}}.",
+  "approval.next.what": "Suivante : {what}",
+  "approval.next.none": "Aucune autre approbation n’attend votre décision.",
+  "approval.next.toList": "Retour à la liste",
   "filter.author": "Demandeur",
 
   "edit.title": "Modifier la demande",
