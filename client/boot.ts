@@ -1,13 +1,15 @@
 /**
- * The only script of the static shells (`index.html`, `unlock.html`; build.ts): the first
- * screen is painted from their markup and the first screens' part of the stylesheet (inline)
- * alone, then this links the whole stylesheet and fetches the app. Fetched before that paint,
- * they would share a slow network and a slow CPU with it (the first screen of spec §2;
- * Lighthouse figures in docs/benchmarks.md). The service worker's shell (`app.html`) links
- * them directly: its files come from the cache.
+ * The only script of the static shells (`index.html`, `unlock.html`; build.ts), inline in them
+ * (the server's CSP names it by its SHA-256): the first screen is painted from their markup and
+ * the first screens' part of the stylesheet (inline) alone, with nothing fetched, then this
+ * links the whole stylesheet and fetches the app. Fetched before that paint, they (or this
+ * script as a file) would share a slow network and a slow CPU with it (the first screen of
+ * spec §2; Lighthouse figures in docs/benchmarks.md). The service worker's shell (`app.html`)
+ * links them directly: its files come from the cache.
  *
  * The stylesheet, the entry and the chunks it imports are named by this script's element
- * (`data-style`, `data-entry`, `data-preload`), so this file needs no rebuild when they change.
+ * (`data-style`, `data-entry`, `data-preload`). It imports nothing (build.ts checks): an import
+ * would be a request before the first paint.
  */
 const tag = document.querySelector<HTMLScriptElement>("script[data-entry]");
 

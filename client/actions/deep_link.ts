@@ -1,8 +1,11 @@
 import { parsePushLink } from "../shared/push_links.ts";
-import { openApproval } from "./approvals.ts";
+import { confirmDecision, openApproval } from "./approvals.ts";
 import { openDetail } from "./requests.ts";
 import { openTransaction } from "./transactions.ts";
 import { captureRequest } from "../state/capture.ts";
+import { approvalDetail } from "../state/approvals.ts";
+import { t } from "../i18n/index.ts";
+import { showNotice } from "../state/ui.ts";
 
 // Deep links of push notifications (spec §1 push notifications: "a notification click opens the app
 // on that item"), `/?open=kind:oid`. Loaded on demand with the main screen's actions: the PIN pad
@@ -21,6 +24,7 @@ export async function openLink(url: string): Promise<boolean> {
       return true;
     case "approval":
       await openApproval(link.oid);
+      if (link.action === "approve" || link.action === "reject") preselect(link.oid, link.action);
       return true;
     case "transaction":
       // A purchase's "Add receipt": its "Take photo" control takes the focus once shown.
@@ -30,4 +34,19 @@ export async function openLink(url: string): Promise<boolean> {
     default:
       return false;
   }
+}
+
+/**
+ * A push's "Approve" or "Reject": the decision pre-selected on the approval as read now (the
+ * server's flags), to confirm or change there — "Approve" asks "Approve …?", "Reject" opens the
+ * rejection panel. Nothing is sent before that tap. An approval that no longer waits for this
+ * person says so instead.
+ */
+function preselect(oid: string, decision: "approve" | "reject"): void {
+  const d = approvalDetail.value;
+  if (d?.oid !== oid) return; // another item was opened meanwhile
+  const e = d.entity;
+  const can = e && e.statusCode === "new" && (decision === "approve" ? e.canApprove : e.canReject);
+  if (can) confirmDecision(decision);
+  else showNotice(t("pushui.decisionGone"));
 }

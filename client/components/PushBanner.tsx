@@ -1,10 +1,11 @@
 import { lazy, Suspense, useEffect } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { COOKIE_NAMES, getCookie } from "../lib/cookies.ts";
-import { parsePushLink, PUSH_OPEN_PARAM } from "../shared/push_links.ts";
+import { isDecisionLink, parsePushLink, PUSH_OPEN_PARAM } from "../shared/push_links.ts";
 import { isPushPageMessage, PUSH_MESSAGE } from "../sw/push.ts";
 import { inAppPush, pendingLink, showInAppPush } from "../state/push.ts";
 import { appConfig, phase } from "../state/session.ts";
+import { logout } from "../actions/session.ts";
 
 // spec §2 "Push message and error banners", and the page's side of web push (spec §1 push
 // notifications). Mounted with the error banners, so it is part of the first load: it keeps to
@@ -27,6 +28,17 @@ function takeStartLink(): void {
   history.replaceState(history.state, "", url.pathname + url.search + url.hash);
 }
 
+/**
+ * A clicked notification's link. A decision chosen on it ("Approve", "Reject") is confirmed by
+ * this person's unlock, never by an app that stayed unlocked behind a locked phone or in
+ * another tab: the app locks first (as Menu → Lock does), so the PIN pad or the passkey asks
+ * before the approval opens with the decision pre-selected (docs/messages.md, push actions).
+ */
+function openFromNotification(url: string): void {
+  if (isDecisionLink(url) && phase.peek() === "main") logout();
+  pendingLink.value = url;
+}
+
 /** Messages from the service worker: a push while on screen, or a clicked notification. */
 function listenToWorker(): () => void {
   const sw = typeof navigator !== "undefined" ? navigator.serviceWorker : undefined;
@@ -35,11 +47,16 @@ function listenToWorker(): () => void {
     const m = event.data;
     if (!isPushPageMessage(m)) return;
     if (m.type === PUSH_MESSAGE) {
-      showInAppPush({ title: m.title, body: m.body, url: m.url });
+      showInAppPush({
+        title: m.title,
+        body: m.body,
+        url: m.url,
+        ...(m.actions ? { actions: m.actions } : {}),
+      });
       // The lists it touches, through the change registry (its module is the main screen's).
       const c = m.change;
       if (c) void import("../actions/changes.ts").then((x) => x.pushedChange(c.kind, c.id));
-    } else pendingLink.value = m.url;
+    } else openFromNotification(m.url);
   };
   sw.addEventListener("message", onMessage);
   sw.startMessages?.();

@@ -1,7 +1,7 @@
 import type { CSSProperties } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import { t } from "../i18n/index.ts";
-import { dismissInAppPush, inAppPush, pendingLink } from "../state/push.ts";
+import { t, type TranslationKey } from "../i18n/index.ts";
+import { dismissInAppPush, type InAppPush, inAppPush, pendingLink } from "../state/push.ts";
 
 const REGION: CSSProperties = {
   position: "fixed",
@@ -16,6 +16,7 @@ const REGION: CSSProperties = {
 };
 const CARD: CSSProperties = {
   display: "flex",
+  flexWrap: "wrap",
   alignItems: "center",
   background: "#17202a",
   color: "#fff",
@@ -35,12 +36,66 @@ const OPEN: CSSProperties = {
   textAlign: "left",
 };
 const LINE: CSSProperties = { display: "block", overflowWrap: "anywhere" };
+/** The buttons' row under the text, full width: each a thumb-sized target. */
+const ACTIONS: CSSProperties = {
+  flexBasis: "100%",
+  display: "flex",
+  gap: 8,
+  padding: "0 12px 12px 16px",
+};
+const ACTION: CSSProperties = {
+  flex: 1,
+  minHeight: 44,
+  borderRadius: 8,
+  border: "1px solid #fff",
+  font: "inherit",
+  fontWeight: 600,
+};
+/** The first button is the job the push is about (the receipt, the approval): filled. */
+const FIRST: CSSProperties = { ...ACTION, background: "#fff", color: "#17202a" };
+const OTHER: CSSProperties = { ...ACTION, background: "none", color: "#fff" };
+
+/** The app's own words for a push's buttons (its language now); the push's title otherwise. */
+const ACTION_LABEL: Record<string, TranslationKey> = {
+  receipt: "push.addReceipt",
+  approve: "approval.approve",
+  reject: "approval.reject",
+};
+
+function Actions(props: { push: InAppPush }) {
+  const { push } = props;
+  const actions = push.actions ?? [];
+  if (!actions.length) return null;
+  return (
+    <div className="push-banner-actions" style={ACTIONS}>
+      {actions.map((a, i) => (
+        <button
+          key={a.action}
+          type="button"
+          className={`push-banner-action push-action-${a.action}`}
+          style={i === 0 ? FIRST : OTHER}
+          onClick={() => {
+            dismissInAppPush();
+            // A decision is only pre-selected: the app asks for it on the approval
+            // (client/actions/deep_link.ts), after the PIN when locked.
+            pendingLink.value = a.url ?? push.url;
+          }}
+        >
+          {ACTION_LABEL[a.action] ? t(ACTION_LABEL[a.action]) : a.title}
+        </button>
+      ))}
+    </div>
+  );
+}
 
 /**
  * spec §2 push message banner: a push that arrives while the app is on screen shows here
  * (title and body) instead of as a system notification; tapping it opens the item (after the
- * PIN when the app is locked), × dismisses it. At the top, where phones show notifications;
- * the error banners keep the bottom. Announced when it appears, like the error banners.
+ * PIN when the app is locked), × dismisses it. Its buttons are the system notification's: a
+ * purchase's "Add receipt" opens the transaction with the camera ready, an approval's "Approve"
+ * and "Reject" open it with that decision pre-selected, to confirm there. At the top, where
+ * phones show notifications; the error banners keep the bottom. Announced when it appears,
+ * like the error banners.
  */
 export default function PushBannerView() {
   useSignals();
@@ -69,6 +124,7 @@ export default function PushBannerView() {
         >
           ×
         </button>
+        <Actions push={push} />
       </div>
     </div>
   );

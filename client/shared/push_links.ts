@@ -12,18 +12,35 @@
  * the transaction opens (after the PIN) with the camera control ready, so the first tap takes
  * the receipt's photo; its notification carries the action "Add receipt" as a button where the
  * platform shows notification buttons, and its body tap does the same.
+ *
+ * An approval's notification has the buttons "Approve" (`/?open=approval:<oid>:approve`) and
+ * "Reject" (`…:reject`); its body opens the approval alone. A decision link only pre-selects:
+ * the app opens the approval after the person's unlock (PIN or passkey) and asks for the
+ * decision there — nothing is decided from the link or the service worker (docs/messages.md).
  */
 export const PUSH_OPEN_PARAM = "open";
 export const PUSH_KINDS = ["request", "approval", "transaction"] as const;
 export type PushKind = typeof PUSH_KINDS[number];
-/** What a link asks for beyond opening its item: "receipt" = the capture control ready. */
-export const PUSH_ACTIONS = ["receipt"] as const;
+/**
+ * What a link asks for beyond opening its item: "receipt" = the capture control ready (a
+ * transaction); "approve", "reject" = that decision pre-selected, to confirm in the app (an
+ * approval).
+ */
+export const PUSH_ACTIONS = ["receipt", "approve", "reject"] as const;
 export type PushAction = typeof PUSH_ACTIONS[number];
+/** The kind of item each action belongs to. */
+const ACTION_KIND: Record<PushAction, PushKind> = {
+  receipt: "transaction",
+  approve: "approval",
+  reject: "approval",
+};
 
-/** A notification button (Notification API `actions`); its click opens the payload's url. */
+/** A notification button (Notification API `actions`); its click opens its own `url`. */
 export interface PushButton {
   action: PushAction;
   title: string;
+  /** pushLink(kind, oid, action): what the button opens. */
+  url: string;
 }
 
 /** What a notification carries (the JSON of its encrypted payload). */
@@ -70,7 +87,13 @@ export function parsePushLink(
   const m = value ? /^([a-z]+):([^:]+)(?::([a-z]+))?$/.exec(value) : null;
   if (!m || !(PUSH_KINDS as readonly string[]).includes(m[1]) || !OID.test(m[2])) return null;
   if (m[3] !== undefined && !(PUSH_ACTIONS as readonly string[]).includes(m[3])) return null;
-  // Only a transaction has a receipt to take.
-  if (m[3] && m[1] !== "transaction") return null;
+  // Only a transaction has a receipt to take, only an approval a decision.
+  if (m[3] && ACTION_KIND[m[3] as PushAction] !== m[1]) return null;
   return { kind: m[1] as PushKind, oid: m[2], ...(m[3] ? { action: m[3] as PushAction } : {}) };
+}
+
+/** A link that pre-selects a decision: the app asks for the unlock before it opens it. */
+export function isDecisionLink(url: string): boolean {
+  const a = parsePushLink(url)?.action;
+  return a === "approve" || a === "reject";
 }

@@ -10,6 +10,8 @@ export interface InAppPush {
   body: string;
   /** The deep link it opens (client/shared/push_links.ts). */
   url: string;
+  /** Its buttons ("Add receipt", "Approve", "Reject"), each with the link it opens. */
+  actions?: { action: string; title: string; url?: string }[];
 }
 export const inAppPush = signal<InAppPush | null>(null);
 let nextPush = 1;

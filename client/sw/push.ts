@@ -2,12 +2,17 @@
  * Web push in the service worker (spec §1 push notifications, §2 push message
  * banners, §3 push message: notification title and body).
  *
- * A push carries JSON `{title, body, url, tag}` (`url` a deep link of our origin such as
- * `/?open=transaction:<oid>`, see client/shared/push_links.ts). When a window of the app is on
- * screen the worker hands the message to it and the app shows its in-app push banner;
- * otherwise it shows a system notification. A notification click closes it and opens the
- * item: in an open window of the app (posted to it, so the unlocked app is not reloaded and
- * locked again), else in a new window.
+ * A push carries JSON `{title, body, url, tag, actions, change}` (`url` a deep link of our
+ * origin such as `/?open=transaction:<oid>`, see client/shared/push_links.ts; each action a
+ * button with its own link). When a window of the app is on screen the worker hands the message
+ * to it and the app shows its in-app push banner (with the same buttons); otherwise it shows a
+ * system notification. A notification click closes it and opens the item, or the clicked
+ * button's link: in an open window of the app (posted to it, so the unlocked app is not reloaded
+ * and locked again), else in a new window.
+ *
+ * The worker only shows and opens: it holds no credentials (the token is sealed by the PIN's key
+ * and lives in the page's memory once unlocked) and calls no API, so a button such as "Approve"
+ * can only open the app, which asks for the unlock before the decision (docs/messages.md).
  *
  * The page side reads the same message types: this module has no top-level side effects, so
  * the page bundle takes only the constants and guards it imports.
@@ -25,8 +30,11 @@ export interface PushPayload {
   /** Absolute URL of our origin: the item to open. */
   url: string;
   tag?: string;
-  /** Notification buttons (a purchase's "Add receipt"); each opens `url`, as the body does. */
-  actions?: { action: string; title: string }[];
+  /**
+   * Notification buttons (a purchase's "Add receipt", an approval's "Approve" and "Reject"):
+   * each opens its own `url` (checked like the body's), or the body's when it has none.
+   */
+  actions?: { action: string; title: string; url?: string }[];
   /**
    * What changed (the change channel's kind and id; no amounts, no card data): the open app
    * reads those lists again even when its stream is closed.
@@ -70,9 +78,14 @@ export function parsePayload(text: string | null | undefined, origin: string): P
   const title = str(raw.title) || FALLBACK_TITLE;
   const body = str(raw.body);
   const tag = str(raw.tag);
-  // At most two buttons (what Chromium shows), each a short action name and a title.
+  // At most two buttons (what Chromium shows), each a short action name, a title and maybe
+  // a link of our origin.
   const actions = (Array.isArray(raw.actions) ? raw.actions : [])
-    .map((a) => ({ action: str(a?.action), title: str(a?.title) }))
+    .map((a) => ({
+      action: str(a?.action),
+      title: str(a?.title),
+      ...(typeof a?.url === "string" ? { url: safeUrl(a.url, origin) } : {}),
+    }))
     .filter((a) => /^[a-z]{1,20}$/.test(a.action) && a.title).slice(0, 2);
   const ch = raw.change as { kind?: unknown; id?: unknown } | null | undefined;
   const change = ch && typeof ch === "object" && /^[a-z]{1,20}$/.test(str(ch.kind)) &&
@@ -117,6 +130,12 @@ interface NotificationLike {
   close(): void;
 }
 
+/** What a shown notification keeps: the body's link and each button's. */
+interface NotificationData {
+  url: string;
+  links?: Record<string, string>;
+}
+
 /** The part of ServiceWorkerGlobalScope used here. */
 export interface PushScope {
   readonly location: { readonly origin: string };
@@ -135,7 +154,13 @@ export interface PushScope {
   ): void;
   addEventListener(
     type: "notificationclick",
-    listener: (event: ExtendableEventLike & { readonly notification: NotificationLike }) => void,
+    listener: (
+      event: ExtendableEventLike & {
+        readonly notification: NotificationLike;
+        /** The button clicked; "" for the body. */
+        readonly action?: string;
+      },
+    ) => void,
   ): void;
 }
 
@@ -167,22 +192,30 @@ export async function handlePush(scope: PushScope, text: string | null): Promise
     for (const c of visible) c.postMessage(message);
     return;
   }
+  const links: Record<string, string> = {};
+  for (const a of p.actions ?? []) if (a.url) links[a.action] = a.url;
+  const data: NotificationData = { url: p.url, ...(Object.keys(links).length ? { links } : {}) };
   await scope.registration.showNotification(p.title, {
     body: p.body,
     // A newer push about the same item replaces the older one instead of piling up.
     ...(p.tag ? { tag: p.tag } : {}),
     // Buttons where the platform has them (Chromium: `actions` is not yet in lib dom's type);
-    // a click on a button or on the body opens the same link (handleClick).
-    ...(p.actions ? { actions: p.actions } : {}),
-    data: { url: p.url },
+    // a button opens its own link, the body the item's (handleClick).
+    ...(p.actions ? { actions: p.actions.map(({ action, title }) => ({ action, title })) } : {}),
+    data,
     icon: ICON,
     badge: ICON,
   });
 }
 
-/** A notification click: the item opens in a window of the app, or in a new one. */
-export async function handleClick(scope: PushScope, data: unknown): Promise<void> {
-  const url = safeUrl((data as { url?: unknown } | null)?.url, scope.location.origin);
+/**
+ * A notification click: the item (or the clicked button's link) opens in a window of the app,
+ * or in a new one. Opening is all: a decision's link is confirmed in the app after its unlock.
+ */
+export async function handleClick(scope: PushScope, data: unknown, action = ""): Promise<void> {
+  const d = data as Partial<NotificationData> | null;
+  const chosen = action && typeof d?.links?.[action] === "string" ? d.links[action] : d?.url;
+  const url = safeUrl(chosen, scope.location.origin);
   const wins = await appWindows(scope);
   const win = wins.find((c) => c.focused) ?? wins.find(onScreen) ?? wins[0];
   if (win) {
@@ -201,6 +234,6 @@ export function listenForPush(scope: PushScope): void {
   });
   scope.addEventListener("notificationclick", (event) => {
     event.notification.close();
-    event.waitUntil(handleClick(scope, event.notification.data));
+    event.waitUntil(handleClick(scope, event.notification.data, event.action ?? ""));
   });
 }

@@ -1,12 +1,14 @@
 import { formatDay, formatMoney } from "../../client/shared/intl.ts";
 import { fromMinor } from "../../client/shared/currency_units.ts";
-import { cutReason, TX_STATUS } from "../../client/shared/transaction_rules.ts";
+import { refusedKind, TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import {
+  type PushAction,
   type PushKind,
   pushLink,
   type PushPayload,
   pushTag,
 } from "../../client/shared/push_links.ts";
+import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
 import type { DomainEvent } from "../domain/events.ts";
 import { approvalFlags } from "../domain/approval_rules.ts";
 import type { Deps } from "../env.ts";
@@ -27,6 +29,13 @@ export interface Notice {
 const DAY_S = 86_400;
 type Tr = Awaited<ReturnType<typeof translate>>;
 
+/** What a notice's body opens beyond its item, and its buttons (client/shared/push_links.ts). */
+interface Actions {
+  /** The body's action: a purchase's body opens the camera as its button does. */
+  open?: PushAction;
+  buttons?: { action: PushAction; title: string }[];
+}
+
 function notice(
   user: User,
   kind: PushKind,
@@ -34,20 +43,18 @@ function notice(
   text: { title: string; body: string },
   urgency: Urgency,
   ttlSeconds = DAY_S,
-  receipt?: { title: string },
+  actions: Actions = {},
 ): Notice {
-  // A purchase's notice opens the transaction with the camera ready, from its button and
-  // from its body alike (client/shared/push_links.ts).
-  const url = receipt ? pushLink(kind, oid, "receipt") : pushLink(kind, oid);
+  const buttons = actions.buttons?.map((b) => ({ ...b, url: pushLink(kind, oid, b.action) }));
   return {
     userOid: user.oid,
     payload: {
       ...text,
-      url,
+      url: pushLink(kind, oid, actions.open),
       tag: pushTag(kind, oid),
       // What changed, for the lists of an app on screen (the change channel's kind and id).
       change: { kind, id: oid },
-      ...(receipt ? { actions: [{ action: "receipt" as const, title: receipt.title }] } : {}),
+      ...(buttons?.length ? { actions: buttons } : {}),
     },
     urgency,
     ttlSeconds,
@@ -90,16 +97,29 @@ async function approvalOpened(deps: Deps, approvalOid: string, level: number) {
   const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
   const out: Notice[] = [];
   for (const u of users) {
-    if (!approvalFlags(a, u, teams).canApprove) continue;
+    const flags = approvalFlags(a, u, teams);
+    if (!flags.canApprove) continue;
     const [t, locale] = await trOf(u);
-    out.push(notice(u, "approval", a.oid, {
-      title: t("push.approval.title"),
-      body: t("push.approval.body", {
-        author: author ? `${author.fname} ${author.lname}` : "",
-        amount: formatMoney(a.amount, a.currency, locale),
-        purpose: r?.purpose ?? "",
-      }),
-    }, "normal"));
+    // "Approve" and "Reject" open the approval with that decision pre-selected: it is sent
+    // only from the app, after the person's unlock (docs/messages.md, push actions).
+    const buttons: Actions["buttons"] = [{ action: "approve", title: t("approval.approve") }];
+    if (flags.canReject) buttons.push({ action: "reject", title: t("approval.reject") });
+    out.push(notice(
+      u,
+      "approval",
+      a.oid,
+      {
+        title: t("push.approval.title"),
+        body: t("push.approval.body", {
+          author: author ? `${author.fname} ${author.lname}` : "",
+          amount: formatMoney(a.amount, a.currency, locale),
+          purpose: r?.purpose ?? "",
+        }),
+      },
+      "normal",
+      DAY_S,
+      { buttons },
+    ));
   }
   return out;
 }
@@ -140,17 +160,58 @@ async function purchase(deps: Deps, userOid: string, transactionOid: string) {
       refused
         ? {
           title: t("push.refused.title"),
-          body: t("push.refused.body", { ...params, reason: cutReason(tx.refusedReason) }),
+          // Why, in words, and what to do about it, at the till.
+          body: t("push.declined.body", {
+            ...params,
+            why: t(`push.declined.${declineWhy(tx.refusedReason)}` as TranslationKey),
+          }),
         }
         : { title: t("push.purchase.title"), body: t("push.purchase.body", params) },
       // A refusal at the till is what someone needs to know at once.
       refused ? "high" : "normal",
       // Stale an hour later: the person has long seen the till's answer.
       3600,
-      // A purchase that went through wants its receipt, at the counter (push → capture).
-      refused ? undefined : { title: t("push.addReceipt") },
+      // A purchase that went through wants its receipt, at the counter (push → capture), from
+      // its button and from its body alike.
+      refused
+        ? {}
+        : { open: "receipt", buttons: [{ action: "receipt", title: t("push.addReceipt") }] },
     ),
   ];
+}
+
+/** What a refusal's push says: the refused reason decoded (spec §8), each with its advice. */
+export type DeclineWhy =
+  | "frozen"
+  | "closed"
+  | "expired"
+  | "invalidCard"
+  | "cvc"
+  | "mcc"
+  | "exceedsMax"
+  | "exceededMax"
+  | "verification"
+  | "threeDSecure"
+  | "authentication"
+  | "invalidCurrency"
+  | "other";
+
+/**
+ * The refused reason (the issuer's words, spec §8 abbreviations) as what the holder can act on:
+ * an unusable card split by its state (a blocked card can be unblocked in the wallet; a closed or
+ * expired one cannot); a reason the spec does not name reads "other".
+ */
+export function declineWhy(reason: string | null | undefined): DeclineWhy {
+  const kind = refusedKind(reason);
+  if (kind === "invalidCard") {
+    const detail = (reason ?? "").toLowerCase();
+    if (/block|froz|freez|pause/.test(detail)) return "frozen";
+    if (/expir/.test(detail)) return "expired";
+    if (/clos|cancel/.test(detail)) return "closed";
+    return "invalidCard";
+  }
+  if (kind === null || kind === "invalid") return "other";
+  return kind;
 }
 
 /** The purchase's amount in the merchant's currency (what the till showed). */

@@ -234,6 +234,11 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
     assert.equal(first.body, `${author} asks for €300.00: Team offsite in Lyon`);
     assert.equal(first.url, `/?open=approval:${big.approvalOid}`);
     assert.equal(first.tag, `approval:${big.approvalOid}`);
+    // Its buttons open the approval with that decision pre-selected (decided in the app only).
+    assert.deepEqual(first.actions, [
+      { action: "approve", title: "Approve", url: `/?open=approval:${big.approvalOid}:approve` },
+      { action: "reject", title: "Reject", url: `/?open=approval:${big.approvalOid}:reject` },
+    ]);
     for (const d of rx.deliveries) {
       assert.equal(d.claims.sub, SUBJECT);
       assert.equal(d.claims.aud, rx.origin);
@@ -257,6 +262,10 @@ Deno.test("[push] approval levels and decisions reach exactly their recipients, 
       fr.body,
       `${author} demande 300,00${NBSP}€${NBSP}: Team offsite in Lyon`,
     );
+    assert.deepEqual((fr.actions as { title: string }[]).map((a) => a.title), [
+      "Approuver",
+      "Refuser",
+    ]);
 
     seen = rx.deliveries.length;
     assertOk(
@@ -320,7 +329,13 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     assert.equal(p.payload.body, "€10.00 at Café de la Gare");
     // Push → capture: its link and its button open the transaction with the camera ready.
     assert.equal(p.payload.url, `/?open=transaction:${ok.transactionOid}:receipt`);
-    assert.deepEqual(p.payload.actions, [{ action: "receipt", title: "Add receipt" }]);
+    assert.deepEqual(p.payload.actions, [
+      {
+        action: "receipt",
+        title: "Add receipt",
+        url: `/?open=transaction:${ok.transactionOid}:receipt`,
+      },
+    ]);
 
     seen = rx.deliveries.length;
     const no = await buy(api, card, { amount: "5000.00" });
@@ -328,7 +343,12 @@ Deno.test("[push] card purchases, authorised or refused, and an overdue receipt 
     await t.idle();
     assert.deepEqual(titles(rx, seen), { employee: ["Card payment refused"] });
     const r = rx.to("employee").at(-1)!;
-    assert.equal(r.payload.body, `€5,000.00 at Café de la Gare refused: ${no.refusedReason}`);
+    // Why, decoded from the issuer's reason, and what to do.
+    assert.match(no.refusedReason ?? "", /^Exceeds maximum\//);
+    assert.equal(
+      r.payload.body,
+      "€5,000.00 at Café de la Gare. Amount over what is left on the card: ask for more with a new request.",
+    );
     assert.equal(r.urgency, "high");
     assert.equal(r.payload.tag, `transaction:${no.transactionOid}`);
     // Nothing to photograph for a refusal.

@@ -174,6 +174,52 @@ Deno.test("[push client] a purchase's notification shows its 'Add receipt' butto
   assert.deepEqual(opened, [`${ORIGIN}${url}`]);
 });
 
+Deno.test("[push client] an approval's 'Approve' and 'Reject' each open their own link; the body opens the approval; the worker only opens", async () => {
+  const payload = JSON.stringify({
+    title: "Approval needed",
+    body: "Anna asks for €300.00: Team offsite",
+    url: "/?open=approval:a1",
+    tag: "approval:a1",
+    actions: [
+      { action: "approve", title: "Approve", url: "/?open=approval:a1:approve" },
+      { action: "reject", title: "Reject", url: "https://evil.example/?open=approval:a1:reject" },
+    ],
+  });
+  const { s, shown, opened } = scope([]);
+  await handlePush(s, payload);
+  // The platform's buttons carry only their names and titles; the links stay in the data.
+  assert.deepEqual((shown[0].options as { actions?: unknown }).actions, [
+    { action: "approve", title: "Approve" },
+    { action: "reject", title: "Reject" },
+  ]);
+  assert.deepEqual(shown[0].options.data, {
+    url: `${ORIGIN}/?open=approval:a1`,
+    // A link of another origin is not followed: the app's start page instead.
+    links: { approve: `${ORIGIN}/?open=approval:a1:approve`, reject: `${ORIGIN}/` },
+  });
+  await handleClick(s, shown[0].options.data, "approve");
+  await handleClick(s, shown[0].options.data, "");
+  await handleClick(s, shown[0].options.data, "unknown");
+  assert.deepEqual(opened, [
+    `${ORIGIN}/?open=approval:a1:approve`,
+    `${ORIGIN}/?open=approval:a1`,
+    `${ORIGIN}/?open=approval:a1`,
+  ]);
+  // With the app open, the button's link is posted to it (which asks for the unlock first).
+  const open = win(`${ORIGIN}/`, { visibilityState: "hidden" });
+  const f = scope([open]);
+  await handleClick(f.s, shown[0].options.data, "approve");
+  assert.deepEqual(open.posted, [{ type: OPEN_LINK, url: `${ORIGIN}/?open=approval:a1:approve` }]);
+  // On screen, the in-app banner gets the buttons with their links.
+  const visible = win(`${ORIGIN}/`, { visibilityState: "visible" });
+  await handlePush(scope([visible]).s, payload);
+  const m = visible.posted[0] as { actions: unknown };
+  assert.deepEqual(m.actions, [
+    { action: "approve", title: "Approve", url: `${ORIGIN}/?open=approval:a1:approve` },
+    { action: "reject", title: "Reject", url: `${ORIGIN}/` },
+  ]);
+});
+
 Deno.test("[push client] a click posts the link to an open window, else opens one", async () => {
   const hidden = win(`${ORIGIN}/`, { visibilityState: "hidden" });
   const focused = win(`${ORIGIN}/`, { focused: true, visibilityState: "visible" });

@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { parsePushLink, PUSH_KINDS, pushLink, pushTag } from "../../client/shared/push_links.ts";
+import {
+  isDecisionLink,
+  parsePushLink,
+  PUSH_KINDS,
+  pushLink,
+  pushTag,
+} from "../../client/shared/push_links.ts";
 
 const OID = "0b6f3c1e-8d2a-4c55-9a1b-2f7e6d5c4b3a";
 
@@ -58,4 +64,26 @@ Deno.test("[push_links] a purchase's link asks for the receipt: transaction:<oid
       `/?open=transaction:${OID}:`,
     ]
   ) assert.equal(parsePushLink(bad), null, bad);
+});
+
+Deno.test("[push_links] an approval's buttons pre-select a decision: approval:<oid>:approve|reject, nothing else", () => {
+  for (const action of ["approve", "reject"] as const) {
+    const url = pushLink("approval", OID, action);
+    assert.equal(url, `/?open=approval:${OID}:${action}`);
+    assert.deepEqual(parsePushLink(url), { kind: "approval", oid: OID, action });
+    assert.equal(isDecisionLink(`https://qcard.eu${url}`), true);
+  }
+  assert.equal(isDecisionLink(pushLink("approval", OID)), false, "the body opens the approval");
+  assert.equal(isDecisionLink(pushLink("transaction", OID, "receipt")), false);
+  for (
+    const bad of [
+      `/?open=transaction:${OID}:approve`,
+      `/?open=request:${OID}:reject`,
+      `/?open=approval:${OID}:receipt`,
+      `/?open=approval:${OID}:decide`,
+    ]
+  ) {
+    assert.equal(parsePushLink(bad), null, bad);
+    assert.equal(isDecisionLink(bad), false, bad);
+  }
 });

@@ -259,6 +259,7 @@ export const de: Dictionary = {
     "Benachrichtigungen sind für QCard blockiert. Erlauben Sie sie in den Website-Einstellungen des Browsers und versuchen Sie es dann erneut.",
   "pushui.timeout":
     "Push-Benachrichtigungen konnten nicht aktiviert werden: keine Antwort innerhalb von 10 Sekunden. Bitte versuchen Sie es erneut.",
+  "pushui.decisionGone": "Diese Genehmigung wartet nicht mehr auf Ihre Entscheidung.",
   "vat.title": "MwSt.",
   "vat.flag": "MwSt.-Art",
   "vat.flag.unknown": "Unbekannt",

@@ -187,6 +187,31 @@ export const deApprovals = {
   "push.overdue.title": "Beleg überfällig",
   "push.overdue.body":
     "Fügen Sie den Beleg für {amount} bei {merchant} hinzu: Er war am {date} fällig",
+  "push.declined.body": "{amount} bei {merchant}. {why}",
+  "push.declined.frozen": "Karte gesperrt: Entsperren Sie sie im Wallet und zahlen Sie erneut.",
+  "push.declined.closed":
+    "Karte geschlossen: Sie kann nicht mehr zahlen. Beantragen Sie mit einer neuen Anfrage eine neue.",
+  "push.declined.expired": "Karte abgelaufen: Beantragen Sie mit einer neuen Anfrage eine neue.",
+  "push.declined.invalidCard":
+    "Karte nicht nutzbar: Öffnen Sie sie im Wallet, um den Grund zu sehen.",
+  "push.declined.cvc":
+    "Sicherheitscode (CVC) nicht akzeptiert: Prüfen Sie ihn auf der Karte im Wallet und versuchen Sie es erneut.",
+  "push.declined.mcc":
+    "Diese Art von Geschäft ist mit dieser Karte nicht erlaubt: Zahlen Sie anders oder fragen Sie Ihre Finanzabteilung.",
+  "push.declined.exceedsMax":
+    "Betrag höher als das Restguthaben der Karte: Beantragen Sie mehr mit einer neuen Anfrage.",
+  "push.declined.exceededMax":
+    "Betrag höher als bisher bereitgestellt: Warten Sie auf die nächste Budgetzeile oder beantragen Sie mehr.",
+  "push.declined.verification":
+    "Eine Kartenangabe stimmte nicht: Prüfen Sie das Ablaufdatum im Wallet und versuchen Sie es erneut.",
+  "push.declined.threeDSecure":
+    "Noch kein 3-D-Secure-Passwort: Legen Sie es in den 3-D-Secure-Einstellungen fest und zahlen Sie erneut.",
+  "push.declined.authentication":
+    "3-D-Secure-Prüfung fehlgeschlagen: Prüfen Sie Ihr 3-D-Secure-Passwort und versuchen Sie es erneut.",
+  "push.declined.invalidCurrency":
+    "Die Karte kann in dieser Währung nicht zahlen: Zahlen Sie in der Kartenwährung oder anders.",
+  "push.declined.other":
+    "Vom Kartenherausgeber abgelehnt: Öffnen Sie die Zahlung, um den Grund zu sehen.",
   "mail.activation.subject": "Ihr QCard-Aktivierungscode",
   "mail.activation.body":
     "Hallo {fname},\n\nIhr QCard-Aktivierungscode lautet {code}.\nÖffnen Sie QCard unter {url} und geben Sie diesen Code ein, um Ihr Gerät zu aktivieren. Der Code kann einmal verwendet werden und läuft am {expires} ab.\n\nWenn Sie ihn nicht angefordert haben, ignorieren Sie diese E-Mail.",

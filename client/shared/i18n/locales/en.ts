@@ -155,6 +155,7 @@ export const en = {
     "Notifications are blocked for QCard. Allow them in the browser's site settings, then try again.",
   "pushui.timeout":
     "Push notifications could not be turned on: no answer within 10 seconds. Please try again.",
+  "pushui.decisionGone": "This approval is no longer waiting for your decision.",
   "vat.title": "VAT",
   "vat.flag": "VAT type",
   "vat.flag.unknown": "Unknown",

@@ -180,6 +180,29 @@ export const enApprovals = {
   "push.refused.body": "{amount} at {merchant} refused: {reason}",
   "push.overdue.title": "Receipt overdue",
   "push.overdue.body": "Add the receipt for {amount} at {merchant}: it was due on {date}",
+  "push.declined.body": "{amount} at {merchant}. {why}",
+  "push.declined.frozen": "Card blocked: unblock it in the wallet, then pay again.",
+  "push.declined.closed":
+    "Card closed: it cannot pay any more. Ask for a new one with a new request.",
+  "push.declined.expired": "Card expired: ask for a new one with a new request.",
+  "push.declined.invalidCard": "Card not usable: open it in the wallet to see why.",
+  "push.declined.cvc":
+    "Security code (CVC) not accepted: check it on the card in the wallet and try again.",
+  "push.declined.mcc":
+    "This kind of shop is not allowed on this card: pay another way, or ask your finance team.",
+  "push.declined.exceedsMax":
+    "Amount over what is left on the card: ask for more with a new request.",
+  "push.declined.exceededMax":
+    "Amount over what is funded so far: wait for the next budget line, or ask for more.",
+  "push.declined.verification":
+    "A card detail did not match: check the expiry date in the wallet and try again.",
+  "push.declined.threeDSecure":
+    "No 3-D Secure password yet: set it in 3-D Secure settings, then pay again.",
+  "push.declined.authentication":
+    "3-D Secure check failed: check your 3-D Secure password and try again.",
+  "push.declined.invalidCurrency":
+    "The card cannot pay in this currency: pay in the card’s currency, or another way.",
+  "push.declined.other": "Refused by the card issuer: open the payment to see the reason.",
   "mail.activation.subject": "Your QCard activation code",
   "mail.activation.body":
     "Hello {fname},\n\nYour QCard activation code is {code}.\nOpen QCard at {url} and enter this code to activate your device. The code can be used once and expires on {expires}.\n\nIf you did not ask for it, ignore this email.",

@@ -258,6 +258,7 @@ export const es: Dictionary = {
     "Las notificaciones están bloqueadas para QCard. Permítalas en la configuración del sitio del navegador y vuelva a intentarlo.",
   "pushui.timeout":
     "No se han podido activar las notificaciones push: no hubo respuesta en 10 segundos. Inténtelo de nuevo.",
+  "pushui.decisionGone": "Esta aprobación ya no espera su decisión.",
   "vat.title": "IVA",
   "vat.flag": "Tipo de IVA",
   "vat.flag.unknown": "Desconocido",

@@ -186,6 +186,29 @@ export const esApprovals = {
   "push.refused.body": "{amount} en {merchant} rechazado: {reason}",
   "push.overdue.title": "Recibo atrasado",
   "push.overdue.body": "Añada el recibo de {amount} en {merchant}: vencía el {date}",
+  "push.declined.body": "{amount} en {merchant}. {why}",
+  "push.declined.frozen": "Tarjeta bloqueada: desbloquéela en la cartera y vuelva a pagar.",
+  "push.declined.closed":
+    "Tarjeta cerrada: ya no puede pagar. Pida una nueva con una nueva solicitud.",
+  "push.declined.expired": "Tarjeta caducada: pida una nueva con una nueva solicitud.",
+  "push.declined.invalidCard": "Tarjeta no utilizable: ábrala en la cartera para ver el motivo.",
+  "push.declined.cvc":
+    "Código de seguridad (CVC) no aceptado: compruébelo en la tarjeta de la cartera y vuelva a intentarlo.",
+  "push.declined.mcc":
+    "Este tipo de comercio no está permitido con esta tarjeta: pague de otra forma o consulte a su departamento financiero.",
+  "push.declined.exceedsMax":
+    "Importe superior a lo que queda en la tarjeta: pida más con una nueva solicitud.",
+  "push.declined.exceededMax":
+    "Importe superior a lo financiado hasta ahora: espere a la próxima línea de presupuesto o pida más.",
+  "push.declined.verification":
+    "Un dato de la tarjeta no coincidía: compruebe la fecha de caducidad en la cartera y vuelva a intentarlo.",
+  "push.declined.threeDSecure":
+    "Aún no hay contraseña 3-D Secure: defínala en los ajustes de 3-D Secure y vuelva a pagar.",
+  "push.declined.authentication":
+    "La verificación 3-D Secure falló: compruebe su contraseña 3-D Secure y vuelva a intentarlo.",
+  "push.declined.invalidCurrency":
+    "La tarjeta no puede pagar en esta divisa: pague en la divisa de la tarjeta o de otra forma.",
+  "push.declined.other": "Rechazado por el emisor de la tarjeta: abra el pago para ver el motivo.",
   "mail.activation.subject": "Su código de activación de QCard",
   "mail.activation.body":
     "Hola, {fname}:\n\nSu código de activación de QCard es {code}.\nAbra QCard en {url} e introduzca este código para activar su dispositivo. El código solo se puede usar una vez y caduca el {expires}.\n\nSi no lo ha solicitado, ignore este correo.",

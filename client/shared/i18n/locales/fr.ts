@@ -32,6 +32,7 @@ export const fr: Dictionary = {
     "Les notifications sont bloquées pour QCard. Autorisez-les dans les paramètres du site de votre navigateur, puis réessayez.",
   "pushui.timeout":
     "Impossible d’activer les notifications push : pas de réponse en 10 secondes. Veuillez réessayer.",
+  "pushui.decisionGone": "Cette approbation n’attend plus votre décision.",
 
   "pinpad.clear": "Effacer",
   "pinpad.backspace": "Supprimer le dernier chiffre",

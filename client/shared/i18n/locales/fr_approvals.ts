@@ -203,6 +203,32 @@ export const frApprovals = {
   "push.overdue.title": "Justificatif en retard",
   "push.overdue.body":
     "Ajoutez le justificatif de {amount} chez {merchant} : il était attendu le {date}",
+  "push.declined.body": "{amount} chez {merchant}. {why}",
+  "push.declined.frozen":
+    "Carte bloquée : débloquez-la dans le portefeuille, puis payez à nouveau.",
+  "push.declined.closed":
+    "Carte clôturée : elle ne peut plus payer. Demandez-en une nouvelle par une nouvelle demande.",
+  "push.declined.expired": "Carte expirée : demandez-en une nouvelle par une nouvelle demande.",
+  "push.declined.invalidCard":
+    "Carte inutilisable : ouvrez-la dans le portefeuille pour savoir pourquoi.",
+  "push.declined.cvc":
+    "Code de sécurité (CVC) refusé : vérifiez-le sur la carte dans le portefeuille et réessayez.",
+  "push.declined.mcc":
+    "Ce type de commerce n’est pas autorisé sur cette carte : payez autrement ou adressez-vous à votre service financier.",
+  "push.declined.exceedsMax":
+    "Montant supérieur au solde de la carte : demandez plus par une nouvelle demande.",
+  "push.declined.exceededMax":
+    "Montant supérieur à ce qui est provisionné : attendez la prochaine ligne de budget ou demandez plus.",
+  "push.declined.verification":
+    "Une donnée de la carte ne correspondait pas : vérifiez la date d’expiration dans le portefeuille et réessayez.",
+  "push.declined.threeDSecure":
+    "Pas encore de mot de passe 3-D Secure : définissez-le dans les paramètres 3-D Secure, puis payez à nouveau.",
+  "push.declined.authentication":
+    "Échec de la vérification 3-D Secure : vérifiez votre mot de passe 3-D Secure et réessayez.",
+  "push.declined.invalidCurrency":
+    "La carte ne peut pas payer dans cette devise : payez dans la devise de la carte ou autrement.",
+  "push.declined.other":
+    "Refusé par l’émetteur de la carte : ouvrez le paiement pour en voir la raison.",
   "mail.activation.subject": "Votre code d’activation QCard",
   "mail.activation.body":
     "Bonjour {fname},\n\nVotre code d’activation QCard est {code}.\nOuvrez QCard à l’adresse {url} et saisissez ce code pour activer votre appareil. Le code n’est utilisable qu’une seule fois et expire le {expires}.\n\nSi vous n’en avez pas fait la demande, ignorez cet e-mail.",
