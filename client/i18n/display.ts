@@ -68,6 +68,11 @@ export function shortDate(day: number | string, lang?: string): string {
   return intl.formatDay(day, formatLocale(lang), typeof day === "string" ? "UTC" : displayZone());
 }
 
+/** The month of a calendar day in words ("April 2027"). */
+export function monthName(day: string, lang?: string): string {
+  return intl.formatMonth(day.slice(0, 10), formatLocale(lang));
+}
+
 /** spec §9 'MM/dd HH:mm' in the language's order and the chosen zone (named if not the device's). */
 export function shortDateTime(ms: number, lang?: string): string {
   return intl.formatDateTime(ms, formatLocale(lang), displayZone());

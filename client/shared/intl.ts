@@ -132,6 +132,16 @@ function toInstant(day: number | string): number {
  * the app carries ('YYYY-MM-DD': issue dates, budget lines, validity) are calendar days and
  * are shown as written (UTC, no zone can move them); an instant is shown in `timeZone`.
  */
+/** The month of a calendar day in words ("April 2027"): how people say when a budget ends. */
+export function formatMonth(day: number | string, locale: LocaleTag = "en"): string {
+  const at = toInstant(day);
+  if (Number.isNaN(at)) return "";
+  return cached(
+    `m|${locale}`,
+    () => new Intl.DateTimeFormat(locale, { month: "long", year: "numeric", timeZone: "UTC" }),
+  ).format(at);
+}
+
 export function formatDay(
   day: number | string,
   locale: LocaleTag = "en",

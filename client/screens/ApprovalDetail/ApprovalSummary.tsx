@@ -1,7 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { ApprovalRequest, ApprovalRow, ReadOnly } from "../../shared/contract/approvals.ts";
 import { locale, t } from "../../i18n/index.ts";
-import { formatLocale, formatMoney, shortDate } from "../../i18n/display.ts";
+import { formatMoney, monthName, shortDate } from "../../i18n/display.ts";
 import { budgetTotal, planOfLines } from "../../shared/budget.ts";
 import { isLargeAmount } from "../../shared/money.ts";
 import { approvalStatusLabel } from "../Approvals/ApprovalRow.tsx";
@@ -14,15 +14,7 @@ type Budget = NonNullable<ApprovalRequest["budget"]>;
 
 /** The month of a calendar day in words ("April 2027"): how people say when a budget ends. */
 function monthOf(day: string): string {
-  try {
-    return new Intl.DateTimeFormat(formatLocale(), {
-      month: "long",
-      year: "numeric",
-      timeZone: "UTC",
-    }).format(Date.parse(`${day.slice(0, 10)}T00:00:00Z`));
-  } catch {
-    return shortDate(day);
-  }
+  return monthName(day) || shortDate(day);
 }
 
 /**
