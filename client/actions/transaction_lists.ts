@@ -3,6 +3,7 @@ import { TransactionRow } from "../shared/contract/transactions.ts";
 import { transactionAttention } from "../state/session.ts";
 import { flipDraft, transactionRows, txDetail, txSearch } from "../state/transactions.ts";
 import { readCache, writeCache } from "./cache.ts";
+import { needsReceiptNow } from "../lib/receipts_due.ts";
 
 // The transactions' part of pwalists (spec §7, §3 Lists payload). Kept apart from
 // actions/transactions.ts so the lists loader (actions/lists.ts) can apply them without an import
@@ -45,12 +46,16 @@ const KEY = { head: "transactions:head", all: "transactions" } as const;
 /** Rows cached for the first paint: more than the tab renders at first (60). */
 export const HEAD_ROWS = 100;
 
-/** The newest rows not Moved (what the tab shows first) and how many need attention. */
+/**
+ * The newest rows not Moved (what the tab shows first), every older one that still needs a
+ * receipt (the tab's "Needs a receipt" group and the badge are whole at once), and how many
+ * need attention.
+ */
 export function headOf(rows: readonly TransactionRow[], n = HEAD_ROWS): z.infer<typeof Head> {
   const at = (r: TransactionRow) => Date.parse(r.transactionCreateDate) || 0;
+  const shown = rows.filter((r) => r.transactionStatus !== "Moved").sort((a, b) => at(b) - at(a));
   return {
-    rows: rows.filter((r) => r.transactionStatus !== "Moved").sort((a, b) => at(b) - at(a))
-      .slice(0, n),
+    rows: [...shown.slice(0, n), ...shown.slice(n).filter(needsReceiptNow)],
     attention: rows.filter((r) => r.needsAttention).length,
   };
 }

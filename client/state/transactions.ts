@@ -1,6 +1,7 @@
-import { signal } from "@preact/signals-react";
+import { computed, signal } from "@preact/signals-react";
 import type { Comment } from "../shared/contract/requests.ts";
 import type { Transaction, TransactionRow } from "../shared/contract/transactions.ts";
+import { needsReceiptNow } from "../lib/receipts_due.ts";
 
 // Card transactions' state (spec §2 Transactions tab, Transaction detail, Flip form). Signals
 // only: the lists loader (first-load chunk) fills them; the rules are in lib/transaction_view.
@@ -9,6 +10,21 @@ import type { Transaction, TransactionRow } from "../shared/contract/transaction
 export const transactionRows = signal<TransactionRow[]>([]);
 /** spec §2 Transactions search box. */
 export const txSearch = signal("");
+
+/**
+ * spec §2 badge, §5 missing receipts: how many transactions need a receipt (or a "no receipt"
+ * declaration) from the person, overdue or not yet — the Transactions tab's badge and its
+ * "Needs a receipt" group. (session.transactionAttention counts the overdue ones: the block.)
+ */
+export const receiptsNeeded = computed(() =>
+  transactionRows.value.reduce((n, r) => n + (needsReceiptNow(r) ? 1 : 0), 0)
+);
+
+/**
+ * Bumped when the Transactions tab is tapped while its badge shows: the tab lands on its
+ * "Needs a receipt" group (scrolled to, and not hidden by a search).
+ */
+export const landOnReceipts = signal(0);
 
 /** The transaction shown in the detail panel: its row at once, every field when it arrives. */
 export const txDetail = signal<

@@ -8,13 +8,8 @@ import { takeShortcut } from "../../actions/shortcuts.ts";
 import { PullToRefresh } from "../../components/PullToRefresh.tsx";
 import { BottomNav, type NavItem } from "../../components/BottomNav.tsx";
 import { t } from "../../i18n/index.ts";
-import {
-  profile,
-  requestAttention,
-  supportUrl,
-  transactionAttention,
-  working,
-} from "../../state/session.ts";
+import { profile, requestAttention, supportUrl, working } from "../../state/session.ts";
+import { landOnReceipts, receiptsNeeded } from "../../state/transactions.ts";
 import { panel } from "../../state/ui.ts";
 import { filtersActive } from "../../state/requests.ts";
 import { approvalFiltersActive, mode, toDecideCount } from "../../state/approvals.ts";
@@ -38,7 +33,8 @@ export const activeTab = signal<MainTab>(firstTab());
  * spec §2 main list with tabs: Requests, Wallet, Transactions in request mode, Approvals in
  * approval mode (+ Support when a support url exists), in a bottom navigation bar under the
  * thumb; header buttons refresh and filter. Each badge sits on the tab of what needs the
- * person: requests needing them, transactions missing a receipt, approvals waiting.
+ * person: requests needing them, transactions waiting for a receipt (due or overdue),
+ * approvals waiting.
  */
 export function MainScreen() {
   useSignals();
@@ -73,7 +69,8 @@ export function MainScreen() {
           key: "transactions" as const,
           label: t("main.transactions"),
           icon: "transactions" as const,
-          badge: transactionAttention.value,
+          // spec §5: every purchase waiting for its receipt, overdue or not yet.
+          badge: receiptsNeeded.value,
         },
       ]),
     ...(supportUrl.value
@@ -138,10 +135,19 @@ export function MainScreen() {
         label={t("main.navigation")}
         items={tabs}
         active={tab}
-        onSelect={(k) => (activeTab.value = k)}
+        onSelect={selectTab}
       />
     </main>
   );
+}
+
+/**
+ * A tab tapped: shown. Transactions with its badge showing lands on its "Needs a receipt"
+ * group (one tap from the badge to the purchase); the rows there open the transaction.
+ */
+function selectTab(k: MainTab): void {
+  if (k === "transactions" && receiptsNeeded.peek()) landOnReceipts.value++;
+  activeTab.value = k;
 }
 
 /** The manifest shortcut the app was opened with (client/actions/shortcuts.ts), once. */

@@ -1,32 +1,57 @@
-import { useLayoutEffect } from "react";
+import { useEffect, useLayoutEffect } from "react";
 import { useComputed } from "@preact/signals-react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { openTransaction } from "../../actions/transactions.ts";
 import { useProgressive } from "../../components/useProgressive.ts";
 import { t } from "../../i18n/index.ts";
 import { groupTransactions } from "../../i18n/display.ts";
-import { transactionRows, txSearch } from "../../state/transactions.ts";
+import { splitNeedsReceipt } from "../../lib/receipts_due.ts";
+import {
+  landOnReceipts,
+  receiptsNeeded,
+  transactionRows,
+  txSearch,
+} from "../../state/transactions.ts";
 import { TxRow } from "./TxRow.tsx";
+
+/** The last tap on the tab {@link landOnReceipts} counted that the tab acted on. */
+let landed = 0;
 
 /**
  * spec §2 Transactions: a search box (merchant, purpose, amount) and the transactions in
  * groups Today, Yesterday, Last week and Older (UTC), Moved ones hidden; rows open the
- * detail. Long lists render progressively, like Requests.
+ * detail. Above them, pinned, "Needs a receipt (n)": every purchase still waiting for its
+ * receipt (spec §5), overdue first then by due date; each transaction is listed once, back in
+ * its day's group when its receipt is in. Long lists render progressively, like Requests.
  */
 export function TransactionsTab() {
   useSignals();
   const query = txSearch.value;
-  const sections =
-    useComputed(() => groupTransactions(transactionRows.value, txSearch.value, Date.now())).value;
-  const total = sections.reduce((n, s) => n + s.rows.length, 0);
+  const { needing, sections } = useComputed(() => {
+    const now = Date.now();
+    return splitNeedsReceipt(groupTransactions(transactionRows.value, txSearch.value, now), now);
+  }).value;
+  const total = needing.length + sections.reduce((n, s) => n + s.rows.length, 0);
   const { limit, sentinel } = useProgressive(total, [query]);
+  // Tapping the tab while its badge shows lands on the group, once a tap: no search hides any
+  // of it, and the tab is shown from its top, where the group is pinned.
+  const land = landOnReceipts.value;
+  useEffect(() => {
+    if (land === landed) return;
+    landed = land;
+    if (txSearch.peek() && needing.length < receiptsNeeded.peek()) txSearch.value = "";
+    scrollTo({ top: 0 });
+  }, [land]);
   // After the browser painted these rows (read by `deno task bench`): the layout effect runs
   // before that paint, the frame's callback just before it, the timeout right after it.
   useLayoutEffect(() => {
     if (!total) return;
     requestAnimationFrame(() => setTimeout(() => performance.mark("qc:transactions:painted")));
-  }, [sections]);
+  }, [sections, needing]);
   let left = limit;
+  const shown = needing.slice(0, left);
+  left -= shown.length;
+  const needLabel = t("tx.group.needsReceipt", { count: needing.length });
   return (
     <div className="transactions-tab">
       <div className="tx-search">
@@ -52,7 +77,19 @@ export function TransactionsTab() {
               : t("main.noTransactions")}
           </p>
         )
-        : sections.map((s) => {
+        : null}
+      {total && shown.length
+        ? (
+          <section className="tx-group tx-needs-receipt" aria-label={needLabel}>
+            <h3 className="tx-group-title">{needLabel}</h3>
+            <ul className="request-list" aria-label={needLabel}>
+              {shown.map((r) => <TxRow key={r.oid} row={r} onOpen={openTransaction} />)}
+            </ul>
+          </section>
+        )
+        : null}
+      {total
+        ? sections.map((s) => {
           if (left <= 0) return null;
           const rows = s.rows.slice(0, left);
           left -= rows.length;
@@ -65,7 +102,8 @@ export function TransactionsTab() {
               </ul>
             </section>
           );
-        })}
+        })
+        : null}
       {total > limit ? <div ref={sentinel as never} className="more" aria-hidden="true" /> : null}
     </div>
   );

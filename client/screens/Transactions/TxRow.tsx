@@ -1,11 +1,18 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import type { TransactionRow } from "../../shared/contract/transactions.ts";
 import { locale, t, type TranslationKey } from "../../i18n/index.ts";
-import { amountDisplay, refusedLabel, shortDateTime } from "../../i18n/display.ts";
+import {
+  amountDisplay,
+  displayZone,
+  refusedLabel,
+  shortDate,
+  shortDateTime,
+} from "../../i18n/display.ts";
 import { hasFlipMarker, TX_STATUS } from "../../shared/transaction_rules.ts";
 import { showsReceipts } from "../../lib/transaction_view.ts";
 import { Icon } from "../../components/Icon.tsx";
 import { queuedFor } from "../../state/outq.ts";
+import { dueState } from "../../lib/receipts_due.ts";
 
 /** A transaction status in the person's language (unknown ones as the server wrote them). */
 export function txStatusLabel(status: string): string {
@@ -17,8 +24,9 @@ export function txStatusLabel(status: string): string {
 /**
  * spec §2 transaction row: created date and time (UTC), merchant, status or the refused
  * abbreviation (§8), the flip marker, the receipt-count indicator, the amount and, when it
- * differs, the merchant's amount in its currency. A receipt overdue (spec §5) is marked on
- * the row in words.
+ * differs, the merchant's amount in its currency. A purchase that needs a receipt (spec §5)
+ * says so in words on a line of its own: "Receipt missing · Overdue 2 days" once overdue,
+ * "Receipt due 12/03/2026" (spec §9 short date) before.
  */
 export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => void }) {
   useSignals();
@@ -27,12 +35,13 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
   const refused = r.transactionStatus === TX_STATUS.refused;
   const { amount, original } = amountDisplay(r, loc);
   const at = Date.parse(r.transactionCreateDate);
+  const due = dueState(r, Date.now(), displayZone());
   return (
     <li>
       <button
         type="button"
         className={`request-row tx-row${refused ? " tx-refused" : ""}${
-          r.needsAttention ? " needs-attention" : ""
+          due?.overdue ? " needs-attention" : due ? " needs-receipt" : ""
         }`}
         onClick={() => props.onOpen(r.oid)}
       >
@@ -60,9 +69,6 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
           {queuedFor("receipt", r.oid).length
             ? <span className="pending-marker">{t("capture.pending")}</span>
             : null}
-          {r.needsAttention
-            ? <span className="attention-marker">{t("attention.receiptMissing")}</span>
-            : null}
           <span className={`status tx-status tx-status-${r.transactionStatus.toLowerCase()}`}>
             {refused && r.refusedReason
               ? refusedLabel(r.refusedReason)
@@ -74,6 +80,26 @@ export function TxRow(props: { row: TransactionRow; onOpen: (oid: string) => voi
           {original ? <span className="tx-original">{original}</span> : null}
           <span className="amount">{amount}</span>
         </span>
+        {due
+          ? (
+            <span className="row-due">
+              {due.overdue
+                ? (
+                  <>
+                    <span className="attention-marker">{t("attention.receiptMissing")}</span>
+                    <span className="due-words">
+                      {due.days ? t("tx.overdueFor", { count: due.days }) : t("tx.overdueToday")}
+                    </span>
+                  </>
+                )
+                : (
+                  <span className="receipt-marker">
+                    {t("tx.receiptDueOn", { date: shortDate(due.at, loc) })}
+                  </span>
+                )}
+            </span>
+          )
+          : null}
       </button>
     </li>
   );

@@ -198,6 +198,7 @@ export const es: Dictionary = {
   "refused.invalid": "No válido",
   "refused.invalid.text": "El emisor de la tarjeta rechazó el pago como no válido.",
   "tx.group.older": "Anteriores",
+  "tx.group.needsReceipt": "Necesitan un recibo ({count})",
   "tx.empty": "No hay transacciones",
   "tx.noMatch": "Ninguna transacción coincide con «{query}»",
   "tx.found":
@@ -317,6 +318,9 @@ export const es: Dictionary = {
   "tx.purpose": "Motivo",
   "tx.receiptDue": "Recibo pendiente",
   "tx.receiptOverdue": "Recibo atrasado",
+  "tx.receiptDueOn": "Recibo antes del {date}",
+  "tx.overdueFor": "{count, plural, one {# día tarde} many {# de días tarde} other {# días tarde}}",
+  "tx.overdueToday": "Vencido desde hoy",
   "tx.listTitle": "Transacciones",
   "tx.none": "Todavía no hay transacciones con esta tarjeta",
   "flip.title": "Mover a otro gasto",

@@ -192,6 +192,7 @@ export const fr: Dictionary = {
   "refused.invalid": "Invalide",
   "refused.invalid.text": "L’émetteur de la carte a refusé le paiement comme invalide.",
   "tx.group.older": "Plus anciennes",
+  "tx.group.needsReceipt": "Justificatif à fournir ({count})",
   "tx.empty": "Aucune transaction ici",
   "tx.noMatch": "Aucune transaction ne correspond à « {query} »",
   "tx.found": "Transactions trouvées : {count}",
@@ -305,6 +306,10 @@ export const fr: Dictionary = {
   "tx.purpose": "Objet",
   "tx.receiptDue": "Justificatif attendu le",
   "tx.receiptOverdue": "Justificatif en retard",
+  "tx.receiptDueOn": "Justificatif attendu le {date}",
+  "tx.overdueFor":
+    "{count, plural, one {# jour de retard} many {# de jours de retard} other {# jours de retard}}",
+  "tx.overdueToday": "En retard depuis aujourd’hui",
   "tx.listTitle": "Opérations",
   "tx.none": "Aucune opération sur cette carte pour le moment",
   "flip.title": "Déplacer vers une autre dépense",
