@@ -25,6 +25,7 @@ import { checkFile, deleteDocument, type Prepared, sendFile } from "./files.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { changed } from "./changes.ts";
+import { receiptsKey, showReceipts, showTx } from "./tx_cache.ts";
 
 // Receipts of the transaction on screen (spec §2 Transaction detail: receipt
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
@@ -38,12 +39,11 @@ import { changed } from "./changes.ts";
 export async function loadReceipts(txOid: string, afterWrite = false): Promise<void> {
   await lookup(
     "lists",
-    `txreceipts:${txOid}`,
+    receiptsKey(txOid),
     api.receipts.response,
     () => call(api.receipts, { query: { oid: txOid } }),
-    (d) => {
-      if (txDetail.value?.oid === txOid) txReceipts.value = { txOid, receipts: d.receipts };
-    },
+    // Read from the cache or about to be cached by this read: not written again.
+    (d) => showReceipts(txOid, d.receipts, true),
     afterWrite,
   );
 }
@@ -169,11 +169,16 @@ export function removeReceipt(receipt: Receipt): void {
   });
 }
 
+/**
+ * The open transaction read again after a change (a receipt, the stream): on screen and, by
+ * the detail's write-through (actions/tx_cache.ts), in its cache, so an offline reopening
+ * shows the same counts as its receipt list.
+ */
 export async function reloadTransaction(oid: string): Promise<void> {
   const { transactions } = await import("../shared/contract/transactions.ts");
   try {
     const r = await call(transactions.transaction, { query: { oid } });
-    if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, tx: r.transaction };
+    showTx(oid, r.transaction, false);
   } catch {
     // the lists refresh shows what changed
   }

@@ -1,6 +1,6 @@
 import type { ExpenseRequest } from "../shared/contract/requests.ts";
 import { requests as api } from "../shared/contract/requests.ts";
-import { ApiError, call } from "../api/http.ts";
+import { ApiError, call, NetworkError, UnavailableError } from "../api/http.ts";
 import { locale, t, type TranslationKey } from "../i18n/index.ts";
 import { formatLocale, formatMoney } from "../i18n/display.ts";
 import { budgetTotal, generateBudget, planOfLines } from "../shared/budget.ts";
@@ -218,7 +218,11 @@ async function createAndSubmit(): Promise<void> {
         },
       })).expenseRequest;
     } catch (err) {
-      formError.value = messageOf(err);
+      // Offline a request is not queued (creating one is checked and numbered by the server):
+      // the form stays as typed and says so above its Submit (spec §1 offline).
+      formError.value = err instanceof NetworkError && !(err instanceof UnavailableError)
+        ? t("create.offline")
+        : messageOf(err);
       return;
     }
     try {

@@ -1,3 +1,4 @@
+import { effect } from "@preact/signals-react";
 import { transactions as api } from "../shared/contract/transactions.ts";
 import { call } from "../api/http.ts";
 import { formatLocale } from "../i18n/display.ts";
@@ -6,17 +7,22 @@ import { requestWords } from "../lib/words.ts";
 import { MAX_PURPOSE } from "../shared/request_rules.ts";
 import { checkFlipPurpose } from "../shared/transaction_rules.ts";
 import { requestRows } from "../state/requests.ts";
+import { type FlipDraft, flipDraft, flipError, txDetail } from "../state/transactions.ts";
 import {
-  type FlipDraft,
-  flipDraft,
-  flipError,
-  transactionRows,
-  txDetail,
-} from "../state/transactions.ts";
-import { closeAllSheets, closeSheet, openSheet, progress, showNotice } from "../state/ui.ts";
+  closeAllSheets,
+  closeSheet,
+  network,
+  openSheet,
+  progress,
+  pushBanner,
+  showNotice,
+} from "../state/ui.ts";
+import { txFromRow } from "../state/tx_source.ts";
 import { txReceipts } from "../state/receipts.ts";
 import { busy } from "./busy.ts";
 import { loadReceipts } from "./receipts.ts";
+import { rowOf, showFromRow, showTx, txKey, withRow } from "./tx_cache.ts";
+import { cacheFirst } from "./cache.ts";
 import { dropComment, sendComment } from "./comments.ts";
 import { codesForCostCenter, loadCostCenters, lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
@@ -26,30 +32,50 @@ import { openDetail } from "./requests.ts";
 // Card transactions (spec §2 Transaction detail and Flip form, §4 Moved and Flip,
 // §5 Flip purpose required). The list itself comes with pwalists (transaction_lists.ts).
 
-/** spec §2: a transaction row opens its detail; the cached copy shows first (spec §1). */
+/**
+ * spec §2: a transaction row opens its detail; the cached copy shows first (spec §1). Offline, a
+ * transaction never opened on this phone opens from its row (actions/tx_cache.ts): a photo or
+ * a receipt can still be added, and waits in the offline queue.
+ */
 export async function openTransaction(oid: string): Promise<void> {
-  txDetail.value = {
-    oid,
-    row: transactionRows.value.find((r) => r.oid === oid) ?? null,
-    tx: null,
-    comments: [],
-  };
+  txDetail.value = { oid, row: rowOf(oid), tx: null, comments: [] };
+  txFromRow.value = null;
   txReceipts.value = null;
   openSheet({ kind: "transaction", oid });
-  await Promise.all([
-    lookup(
-      "lists",
-      `transaction:${oid}`,
-      api.transaction.response,
-      () => call(api.transaction, { query: { oid } }),
-      (d) => {
-        if (txDetail.value?.oid === oid) txDetail.value = { ...txDetail.value, tx: d.transaction };
-      },
-    ),
-    loadTransactionComments(oid),
-    loadReceipts(oid),
-  ]);
+  await Promise.all([loadTransaction(oid), loadTransactionComments(oid), loadReceipts(oid)]);
 }
+
+/**
+ * The transaction itself, cache first. The cached copy takes its row's newer counts (the
+ * list is read again after every change; the detail only while open): one truth for the row,
+ * the detail and its receipts. With neither network nor cache, the row makes the detail.
+ */
+async function loadTransaction(oid: string): Promise<void> {
+  try {
+    const from = await cacheFirst({
+      store: "lists",
+      key: txKey(oid),
+      schema: api.transaction.response,
+      fetch: () => call(api.transaction, { query: { oid } }),
+      show: (d, source) => {
+        const tx = source === "cache" ? withRow(d.transaction, rowOf(oid)) : d.transaction;
+        showTx(oid, tx, tx === d.transaction);
+      },
+    });
+    if (from === "none") showFromRow(oid);
+  } catch (err) {
+    pushBanner(messageOf(err));
+  }
+}
+
+// Back online with a detail made from its row: the server's copy replaces it.
+effect(() => {
+  if (network.value !== "back") return;
+  const oid = txFromRow.peek();
+  if (oid && txDetail.peek()?.oid === oid) {
+    void Promise.all([loadTransaction(oid), loadTransactionComments(oid), loadReceipts(oid)]);
+  }
+});
 
 /** The transaction's comments, cache first like a request's. */
 async function loadTransactionComments(oid: string): Promise<void> {

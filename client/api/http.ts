@@ -44,6 +44,12 @@ export function unavailable(status: number, retryAfter: string | null): Unavaila
   return new UnavailableError(Number.isFinite(at) ? Math.max(0, Math.ceil(at)) : null);
 }
 
+/**
+ * Told whether each call reached the server (false: no network, or a 503): the offline strip
+ * follows it (spec §1 offline). Set by actions/network.ts; the API layer imports no state.
+ */
+export const reach: { report?: (ok: boolean) => void } = {};
+
 /** Credentials the API layer attaches; set by the session actions, kept in memory only. */
 export const credentials: { bearer: string | null; deviceId: string | null } = {
   bearer: null,
@@ -126,9 +132,11 @@ export async function call<E extends Endpoint>(
   try {
     res = await fetch(url, { method: ep.method, headers, body, cache: "no-store" });
   } catch (err) {
+    reach.report?.(false);
     throw new NetworkError(err);
   }
   const away = unavailable(res.status, res.headers.get("retry-after"));
+  reach.report?.(!away);
   if (away) throw away;
   let json: unknown = null;
   try {

@@ -2,6 +2,7 @@ import "../i18n/complete.ts"; // the rest of English, with this chunk
 import { useSignals } from "@preact/signals-react/runtime";
 import { useBannerFixes } from "../components/BannerFixes.tsx";
 import { FailedWrites } from "../components/FailedWrites.tsx";
+import { OfflineStrip } from "../components/OfflineStrip.tsx";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
 import { SheetHost } from "./SheetHost.tsx";
@@ -17,6 +18,7 @@ export default function MainArea() {
   useBannerFixes();
   return (
     <>
+      <OfflineStrip />
       <FailedWrites />
       <MainScreen />
       <SheetHost />

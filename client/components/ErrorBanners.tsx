@@ -10,7 +10,8 @@ import { bannerFix, banners, bannerText, removeBanner } from "../state/ui.ts";
  * (approve, save…) move up instead of being covered. A banner that names a fix offers it:
  * the spec §5 block "transactions that still have no receipts" opens the first transaction
  * concerned (drawn by the main screen's chunk: `bannerFix`), and goes away once no
- * transaction needs a receipt.
+ * transaction needs a receipt. A banner to know rather than an error (`tone: "info"`) is drawn
+ * calm, not in the error colour; being offline is not a banner at all (OfflineStrip).
  */
 export function ErrorBanners() {
   useSignals();
@@ -39,7 +40,7 @@ export function ErrorBanners() {
     <div ref={ref} className="banners" role="alert">
       <ul className="banner-list" aria-label={t("errors.title")}>
         {list.map((b) => (
-          <li key={b.id} className="banner">
+          <li key={b.id} className={b.tone === "info" ? "banner info" : "banner"}>
             <span>{bannerText(b)}</span>
             {b.fix && bannerFix.value ? bannerFix.value(b.fix) : null}
             <button

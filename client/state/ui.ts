@@ -13,6 +13,11 @@ export interface Banner {
   fix?: "receipt";
   /** The translation the message came from: shown again in the language chosen later. */
   source?: [TranslationKey, Record<string, string | number> | undefined];
+  /**
+   * "info": something to know, nothing went wrong (drawn calm, not in the error colour);
+   * errors (a refusal, a write not done) keep the error style.
+   */
+  tone?: "info";
 }
 export const banners = signal<Banner[]>([]);
 let nextBanner = 1;
@@ -26,19 +31,57 @@ export const bannerFix = signal<((fix: NonNullable<Banner["fix"]>) => ReactNode)
 /** A banner's text in the language shown now (a server's message stays as it came). */
 export const bannerText = (b: Banner) => b.source ? t(...b.source) : b.message;
 
-export function pushBanner(message: string, fix?: Banner["fix"]): void {
+export function pushBanner(message: string, fix?: Banner["fix"], tone?: Banner["tone"]): void {
   const source = sourceOf(message);
+  // Being offline is a state, not an error: the offline strip says it (spec §1 offline).
+  if (message === t("common.offline")) return netDown();
   if (banners.value.some((b) => bannerText(b) === message)) return;
   banners.value = [
     ...banners.value,
-    { id: nextBanner++, message, ...(fix ? { fix } : {}), ...(source ? { source } : {}) },
+    {
+      id: nextBanner++,
+      message,
+      ...(fix ? { fix } : {}),
+      ...(source ? { source } : {}),
+      ...(tone ? { tone } : {}),
+    },
   ];
 }
 /** Removes the banners showing any of these messages (they no longer hold). */
 export function dropBanners(messages: string[]): void {
+  // The server answered again: 'offline', 'could not be reached' and 'needs a connection'
+  // no longer hold.
+  if (messages.includes(t("common.offline"))) {
+    netUp();
+    messages = [...messages, t("common.needsConnection")];
+  }
   if (banners.value.some((b) => messages.includes(bannerText(b)))) {
     banners.value = banners.value.filter((b) => !messages.includes(bannerText(b)));
   }
+}
+
+/**
+ * Whether the server can be reached, as the offline strip shows it (spec §1 offline: the
+ * cached data stays usable): "offline" from the browser's offline event or a call that found
+ * no network, "back" for a moment once the browser or an answer says it returned.
+ */
+export const network = signal<"online" | "offline" | "back">(
+  typeof navigator !== "undefined" && navigator.onLine === false ? "offline" : "online",
+);
+/** How long "Back online" stays. */
+export const BACK_ONLINE_MS = 3000;
+let backTimer: ReturnType<typeof setTimeout> | undefined;
+export function netDown(): void {
+  clearTimeout(backTimer);
+  network.value = "offline";
+}
+export function netUp(): void {
+  if (network.peek() !== "offline") return;
+  network.value = "back";
+  clearTimeout(backTimer);
+  backTimer = setTimeout(() => {
+    if (network.peek() === "back") network.value = "online";
+  }, BACK_ONLINE_MS);
 }
 export function removeBanner(id: number): void {
   banners.value = banners.value.filter((b) => b.id !== id);

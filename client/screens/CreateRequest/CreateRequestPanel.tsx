@@ -47,6 +47,13 @@ export function CreateRequestBody(props: { editing?: boolean }) {
     first.focus({ preventScroll: true });
     first.scrollIntoView({ block: "center" });
   }, [refused]);
+  // The form's own message (offline, the server's refusal) is where the eye is after the
+  // confirm: scrolled to the middle, never left under the sticky Submit.
+  const message = formError.value;
+  const said = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (message) said.current?.scrollIntoView({ block: "center" });
+  }, [message]);
   const invalid = (field: keyof typeof errors) =>
     errors[field]
       ? { "aria-invalid": true as const, "aria-describedby": `create-${field}-error` }
@@ -198,7 +205,7 @@ export function CreateRequestBody(props: { editing?: boolean }) {
         />
       </label>
       <FieldError id="create-url-error" message={errors.url} />
-      {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
+      {message ? <p ref={said} className="form-error" role="alert">{message}</p> : null}
       <button type="submit" className="primary wide sticky-action" disabled={working.value}>
         {props.editing ? t("edit.save") : t("create.submit")}
       </button>

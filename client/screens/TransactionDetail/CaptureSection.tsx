@@ -2,6 +2,7 @@ import { type Ref, useEffect, useRef } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import type { Transaction } from "../../shared/contract/transactions.ts";
 import { addPhoto, discardCapture, sendCapture, setEnhance } from "../../actions/capture.ts";
+import { Switch } from "../../components/Switch.tsx";
 import { t } from "../../i18n/index.ts";
 import { captureDraft, captureRequest } from "../../state/capture.ts";
 import { queuedFor } from "../../state/outq.ts";
@@ -85,14 +86,9 @@ export function CaptureSection(props: { tx: Transaction }) {
             </ol>
             {draft.preparing ? <p role="status">{t("capture.preparing")}</p> : null}
             {draft.error ? <p className="field-error" role="alert">{draft.error}</p> : null}
-            <label className="check-row">
-              <input
-                type="checkbox"
-                checked={draft.enhance}
-                onChange={(e) => setEnhance(e.currentTarget.checked)}
-              />
+            <Switch checked={draft.enhance} onChange={setEnhance}>
               {t("capture.enhance")}
-            </label>
+            </Switch>
             <div className="capture-actions">
               <button
                 type="button"

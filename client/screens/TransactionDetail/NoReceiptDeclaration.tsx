@@ -8,6 +8,7 @@ import {
 import type { Transaction } from "../../shared/contract/transactions.ts";
 import { declareNoReceipt, withdrawNoReceipt } from "../../actions/declarations.ts";
 import { Field } from "../../components/Field.tsx";
+import { Switch } from "../../components/Switch.tsx";
 import { t } from "../../i18n/index.ts";
 import { displayName, working } from "../../state/session.ts";
 
@@ -121,14 +122,9 @@ function DeclarationForm({ oid, onClose }: { oid: string; onClose: () => void })
           onInput={(e) => setReason(e.currentTarget.value)}
         />
       </label>
-      <label className="check">
-        <input
-          type="checkbox"
-          checked={confirmed}
-          onChange={(e) => setConfirmed(e.currentTarget.checked)}
-        />
-        <span>{t("declare.confirm", { name: displayName.value, time: shortDateTime(at) })}</span>
-      </label>
+      <Switch checked={confirmed} onChange={setConfirmed} className="declaration-confirm">
+        {t("declare.confirm", { name: displayName.value, time: shortDateTime(at) })}
+      </Switch>
       {error ? <p className="form-error" role="alert">{error}</p> : null}
       <button type="submit" className="primary wide" disabled={working.value}>
         {t("declare.submit")}

@@ -9,6 +9,7 @@ import { ProgressBar } from "../../components/ProgressBar.tsx";
 import { t } from "../../i18n/index.ts";
 import { shortName } from "../../lib/file_display.ts";
 import { queuedFor } from "../../state/outq.ts";
+import { network } from "../../state/ui.ts";
 import { accounting, receiptUpload, txReceipts } from "../../state/receipts.ts";
 import { working } from "../../state/session.ts";
 import { FileViewer } from "./FileViewer.tsx";
@@ -75,7 +76,12 @@ export function receiptAccept(): string | undefined {
 export function ReceiptsSection(props: { tx: Transaction }) {
   useSignals();
   const tx = props.tx;
-  const list = txReceipts.value?.txOid === tx.oid ? txReceipts.value.receipts : [];
+  const known = txReceipts.value?.txOid === tx.oid;
+  const list = known ? txReceipts.value!.receipts : [];
+  // One count for the heading and the list under it (the list, when it is there, is a fact).
+  const count = Math.max(tx.nbReceipts, list.length);
+  // Offline, receipts the server has but this phone never read: said, not hidden.
+  const unseen = network.value === "offline" ? count - list.length : 0;
   const [shown, setShown] = useState<string | null>(null);
   const current = list.find((r) => r.oid === shown) ?? list[0];
   const upload = receiptUpload.value;
@@ -85,10 +91,15 @@ export function ReceiptsSection(props: { tx: Transaction }) {
   const busy = working.value;
   return (
     <section className="receipts" aria-label={t("receipts.title")}>
-      <h3>{t("receipts.count", { count: tx.nbReceipts })}</h3>
+      <h3>{t("receipts.count", { count })}</h3>
       {current
         ? <ReceiptViewer key={current.oid} receipt={current} />
+        : count || queued.length
+        ? null
         : <p className="empty">{t("receipts.none")}</p>}
+      {unseen > 0
+        ? <p className="offline-note">{t("receipts.offlineUnseen", { count: unseen })}</p>
+        : null}
       {list.length
         ? (
           <ul className="receipt-list">

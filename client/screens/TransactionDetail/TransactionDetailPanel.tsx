@@ -20,11 +20,13 @@ import { cutReason, TX_STATUS } from "../../shared/transaction_rules.ts";
 import { queuedFor } from "../../state/outq.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
+import { txFromRow } from "../../state/tx_source.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
 import { CaptureSection } from "./CaptureSection.tsx";
 import { Chooser, receiptAccept, ReceiptsSection } from "./ReceiptsSection.tsx";
 import { VatRow } from "./VatRow.tsx";
 import { NoReceiptDeclaration } from "./NoReceiptDeclaration.tsx";
+import { OfflineVat } from "./OfflineVat.tsx";
 
 const typeLabel = (type: string) =>
   type === "Purchase" || type === "Refund" ? t(`tx.type.${type}` as TranslationKey) : type;
@@ -37,6 +39,8 @@ const typeLabel = (type: string) =>
  * sticky bar's primary action; Flip, as "Move to another expense", is in its menu. Receipts (viewer, attach, remove, notes), the VAT type row
  * and the documents come first (spec §2 Transaction detail); refused transactions show no receipts
  * or VAT (§4). Comments: the card author's notes on the transaction (add, delete their own).
+ * Offline, a transaction never opened on this phone shows what its row knows, takes a photo or
+ * a receipt all the same (queued), and says what waits for the network (spec §1 offline).
  */
 export function TransactionDetailBody() {
   useSignals();
@@ -50,6 +54,8 @@ export function TransactionDetailBody() {
   const { amount, original } = amountDisplay(r, loc);
   const at = Date.parse(r.transactionCreateDate);
   const due = r.receiptDueDate ? Date.parse(r.receiptDueDate) : NaN;
+  // Offline and never opened here: made from its row (spec §1 offline; actions/tx_cache.ts).
+  const fromRow = txFromRow.value === d.oid;
   // spec §4, §5: no receipts on refused or moved ones, none added once reviewed.
   const canAttach = !!d.tx && !refused && !moved && !d.tx.readOnlyVAT;
   return (
@@ -65,11 +71,12 @@ export function TransactionDetailBody() {
       {d.tx && !refused && !moved
         ? (
           <>
+            {fromRow ? <p className="offline-note">{t("tx.offlineFromList")}</p> : null}
             {/* Take photo first: the receipt is the job people come for (spec §5 Upload). */}
             {canAttach ? <CaptureSection tx={d.tx} /> : null}
             <ReceiptsSection tx={d.tx} />
             <NoReceiptDeclaration tx={d.tx} />
-            <VatRow tx={d.tx} />
+            {fromRow ? <OfflineVat /> : <VatRow tx={d.tx} />}
           </>
         )
         : null}

@@ -25,6 +25,8 @@ export const de: Dictionary = {
   "common.somethingWrong": "Etwas ist schiefgelaufen",
   "common.offline": "Sie sind offline: gespeicherte Daten werden angezeigt",
   "common.networkError": "Der Server ist nicht erreichbar. Bitte versuchen Sie es erneut.",
+  "common.needsConnection":
+    "Der Server ist nicht erreichbar: Dafür ist eine Verbindung nötig. Bitte erneut versuchen, sobald Sie wieder online sind.",
   "errors.title": "Meldungen",
   "errors.remove": "Meldung entfernen: {message}",
   "pushui.region": "Push-Nachricht",
@@ -223,6 +225,8 @@ export const de: Dictionary = {
   "receipts.removeConfirm": "Den Beleg {name} entfernen?",
   "receipts.removed": "Beleg entfernt",
   "receipts.attached": "Beleg hinzugefügt",
+  "receipts.offlineUnseen":
+    "{count, plural, one {# bereits gesendeter Beleg wird angezeigt, sobald Sie wieder online sind} other {# bereits gesendete Belege werden angezeigt, sobald Sie wieder online sind}}",
   "outq.pending": "Ausstehend",
   "outq.sending": "Wird gesendet…",
   "outq.failed": "Nicht gesendet: {message}",
@@ -240,6 +244,10 @@ export const de: Dictionary = {
   "outq.kind.review": "MwSt.-Prüfung",
   "outq.kind.receipt": "Beleg: {label}",
   "outq.kind.document": "Dokument: {label}",
+  "net.offlineHint":
+    "Was Sie hinzufügen, bleibt auf diesem Telefon und wird gesendet, sobald Sie wieder online sind.",
+  "net.back": "Wieder online",
+  "net.whenOnline": "Verfügbar, sobald Sie online sind",
   "docs.title": "Dokumente",
   "docs.count": "Dokumente ({count})",
   "docs.listTab": "Alle Dokumente",
@@ -317,6 +325,8 @@ export const de: Dictionary = {
   "tx.merchantCountry": "Land des Händlers",
   "tx.amount": "Betrag",
   "tx.purpose": "Zweck",
+  "tx.offlineFromList":
+    "Offline und auf diesem Telefon noch nie geöffnet: Hier steht, was die Liste weiß. Ein Foto oder Beleg, den Sie jetzt hinzufügen, wird aufbewahrt und gesendet, sobald Sie wieder online sind.",
   "tx.receiptDue": "Beleg fällig",
   "tx.receiptOverdue": "Beleg überfällig",
   "tx.receiptDueOn": "Beleg fällig am {date}",

@@ -32,6 +32,8 @@ export const deRequests = {
   "create.confirmExtra": "{amount}: {purpose}",
   "create.done": "Antrag eingereicht: {what}",
   "create.notSubmitted": "{what} wurde gespeichert, aber nicht eingereicht: {message}",
+  "create.offline":
+    "Sie sind offline: Ein neuer Antrag braucht eine Verbindung, um gesendet zu werden. Ihre Eingaben bleiben hier: Tippen Sie erneut auf Einreichen, sobald Sie wieder online sind.",
   "budget.title": "Budget",
   "budget.period": "Zeitraum",
   "budget.weekly": "Wöchentlich",

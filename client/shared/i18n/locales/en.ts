@@ -118,6 +118,8 @@ export const en = {
   "receipts.removeConfirm": "Remove the receipt {name}?",
   "receipts.removed": "Receipt removed",
   "receipts.attached": "Receipt attached",
+  "receipts.offlineUnseen":
+    "{count, plural, one {# receipt already sent shows when you are back online} other {# receipts already sent show when you are back online}}",
   "outq.pending": "Pending",
   "outq.sending": "Sending…",
   "outq.failed": "Not sent: {message}",
@@ -134,6 +136,9 @@ export const en = {
   "outq.kind.review": "VAT review",
   "outq.kind.receipt": "Receipt: {label}",
   "outq.kind.document": "Document: {label}",
+  "net.offlineHint": "What you add is kept on this phone and sent when you are back online.",
+  "net.back": "Back online",
+  "net.whenOnline": "Available when online",
   "docs.title": "Documents",
   "docs.count": "Documents ({count})",
   "docs.listTab": "All documents",
@@ -213,6 +218,8 @@ export const en = {
   "tx.merchantCountry": "Merchant country",
   "tx.amount": "Amount",
   "tx.purpose": "Purpose",
+  "tx.offlineFromList":
+    "Offline, and not opened on this phone before: here is what the list knows. A photo or receipt you add now is kept and sent when you are back online.",
   "tx.receiptDue": "Receipt due",
   "tx.receiptOverdue": "Receipt overdue",
   "tx.receiptDueOn": "Receipt due {date}",

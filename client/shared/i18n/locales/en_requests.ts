@@ -33,6 +33,8 @@ export const enRequests = {
   "create.done": "Request submitted: {what}",
   "create.notSubmitted": "{what} was saved but not submitted: {message}",
 
+  "create.offline":
+    "You are offline: a new request needs a connection to be sent. What you typed stays here: tap Submit again when you are back online.",
   "budget.title": "Budget",
   "budget.period": "Period",
   "budget.weekly": "Weekly",

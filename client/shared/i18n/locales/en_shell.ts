@@ -25,6 +25,8 @@ export const enShell = {
   "common.somethingWrong": "Something went wrong",
   "common.offline": "You are offline: showing saved data",
   "common.networkError": "The server could not be reached. Please try again.",
+  "common.needsConnection":
+    "The server could not be reached: this needs a connection. Try again when you are back online.",
   "errors.title": "Messages",
   "errors.remove": "Remove message: {message}",
   "pinpad.clear": "Clear",

@@ -25,6 +25,8 @@ export const es: Dictionary = {
   "common.somethingWrong": "Algo ha salido mal",
   "common.offline": "Sin conexión: se muestran los datos guardados",
   "common.networkError": "No se ha podido contactar con el servidor. Inténtelo de nuevo.",
+  "common.needsConnection":
+    "No se ha podido contactar con el servidor: esto necesita conexión. Inténtelo de nuevo cuando vuelva a estar en línea.",
   "errors.title": "Mensajes",
   "errors.remove": "Quitar el mensaje: {message}",
   "pushui.region": "Mensaje push",
@@ -222,6 +224,8 @@ export const es: Dictionary = {
   "receipts.removeConfirm": "¿Quitar el recibo {name}?",
   "receipts.removed": "Recibo quitado",
   "receipts.attached": "Recibo adjuntado",
+  "receipts.offlineUnseen":
+    "{count, plural, one {# recibo ya enviado se mostrará cuando vuelva a estar en línea} many {# de recibos ya enviados se mostrarán cuando vuelva a estar en línea} other {# recibos ya enviados se mostrarán cuando vuelva a estar en línea}}",
   "outq.pending": "Pendiente",
   "outq.sending": "Enviando…",
   "outq.failed": "No enviado: {message}",
@@ -238,6 +242,10 @@ export const es: Dictionary = {
   "outq.kind.review": "Revisión del IVA",
   "outq.kind.receipt": "Recibo: {label}",
   "outq.kind.document": "Documento: {label}",
+  "net.offlineHint":
+    "Lo que añada se guarda en este teléfono y se envía cuando vuelva a estar en línea.",
+  "net.back": "De nuevo en línea",
+  "net.whenOnline": "Disponible cuando esté en línea",
   "docs.title": "Documentos",
   "docs.count": "Documentos ({count})",
   "docs.listTab": "Todos los documentos",
@@ -316,6 +324,8 @@ export const es: Dictionary = {
   "tx.merchantCountry": "País del comercio",
   "tx.amount": "Importe",
   "tx.purpose": "Motivo",
+  "tx.offlineFromList":
+    "Sin conexión y nunca abierta en este teléfono: esto es lo que sabe la lista. Una foto o un recibo que añada ahora se guarda y se envía cuando vuelva a estar en línea.",
   "tx.receiptDue": "Recibo pendiente",
   "tx.receiptOverdue": "Recibo atrasado",
   "tx.receiptDueOn": "Recibo antes del {date}",

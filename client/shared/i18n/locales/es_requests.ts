@@ -33,6 +33,8 @@ export const esRequests = {
   "create.confirmExtra": "{amount}: {purpose}",
   "create.done": "Solicitud enviada: {what}",
   "create.notSubmitted": "La solicitud {what} se ha guardado, pero no se ha enviado: {message}",
+  "create.offline":
+    "Está sin conexión: una solicitud nueva necesita conexión para enviarse. Lo que ha escrito se queda aquí: pulse Enviar de nuevo cuando vuelva a estar en línea.",
   "budget.title": "Presupuesto",
   "budget.period": "Periodicidad",
   "budget.weekly": "Semanal",

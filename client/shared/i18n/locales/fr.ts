@@ -24,6 +24,8 @@ export const fr: Dictionary = {
   "common.somethingWrong": "Une erreur est survenue",
   "common.offline": "Vous êtes hors ligne : affichage des données enregistrées",
   "common.networkError": "Impossible de joindre le serveur. Veuillez réessayer.",
+  "common.needsConnection":
+    "Impossible de joindre le serveur : cette action demande une connexion. Réessayez une fois de retour en ligne.",
   "errors.title": "Messages",
   "errors.remove": "Supprimer le message : {message}",
   "pushui.region": "Message push",
@@ -215,6 +217,8 @@ export const fr: Dictionary = {
   "receipts.removeConfirm": "Retirer le justificatif {name} ?",
   "receipts.removed": "Justificatif retiré",
   "receipts.attached": "Justificatif joint",
+  "receipts.offlineUnseen":
+    "{count, plural, one {# justificatif déjà envoyé s’affichera une fois de retour en ligne} many {# de justificatifs déjà envoyés s’afficheront une fois de retour en ligne} other {# justificatifs déjà envoyés s’afficheront une fois de retour en ligne}}",
   "outq.pending": "En attente",
   "outq.sending": "Envoi…",
   "outq.failed": "Non envoyé : {message}",
@@ -231,6 +235,10 @@ export const fr: Dictionary = {
   "outq.kind.review": "Revue de la TVA",
   "outq.kind.receipt": "Justificatif : {label}",
   "outq.kind.document": "Document : {label}",
+  "net.offlineHint":
+    "Ce que vous ajoutez est gardé sur ce téléphone et envoyé dès votre retour en ligne.",
+  "net.back": "De retour en ligne",
+  "net.whenOnline": "Disponible une fois en ligne",
   "docs.title": "Pièces jointes",
   "docs.count": "Pièces jointes ({count})",
   "docs.listTab": "Toutes les pièces",
@@ -304,6 +312,8 @@ export const fr: Dictionary = {
   "tx.merchantCountry": "Pays du commerçant",
   "tx.amount": "Montant",
   "tx.purpose": "Objet",
+  "tx.offlineFromList":
+    "Hors ligne, et jamais ouverte sur ce téléphone : voici ce que la liste en sait. Une photo ou un justificatif ajouté maintenant est gardé et envoyé dès votre retour en ligne.",
   "tx.receiptDue": "Justificatif attendu le",
   "tx.receiptOverdue": "Justificatif en retard",
   "tx.receiptDueOn": "Justificatif attendu le {date}",

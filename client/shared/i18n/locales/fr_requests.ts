@@ -35,6 +35,8 @@ export const frRequests = {
   "create.done": "Demande soumise : {what}",
   "create.notSubmitted": "La demande {what} a été enregistrée mais n’a pas été soumise : {message}",
 
+  "create.offline":
+    "Vous êtes hors ligne : une nouvelle demande a besoin d’une connexion pour être envoyée. Ce que vous avez saisi reste ici : touchez Soumettre à nouveau une fois de retour en ligne.",
   "budget.title": "Budget prévisionnel",
   "budget.period": "Périodicité",
   "budget.weekly": "Hebdomadaire",
