@@ -18,7 +18,8 @@ let styled!: () => void;
 const whenStyled = new Promise<void>((done) => (styled = done));
 
 function start(): void {
-  if (!tag?.dataset.entry) return;
+  const entry = tag?.dataset.entry;
+  if (!tag || !entry) return;
   const style = tag.dataset.style;
   if (style) {
     // Right after the inline part: a later <style> (the organisation's colours) still wins.
@@ -28,20 +29,23 @@ function start(): void {
     link.onload = link.onerror = () => styled();
     (document.querySelector("head > style") ?? tag).after(link);
   } else styled();
-  import(tag.dataset.entry).catch((err) => console.error("QCard failed to load", err));
-  // The entry's chunks, one a task (each link starts a fetch: ten at once were a long task on
-  // a slow CPU), all asked for before the entry arrives and names them.
-  const hrefs = (tag.dataset.preload ?? "").split(" ").filter(Boolean);
+  // Then the entry and its chunks, one a task (each request's start costs the main thread a
+  // few milliseconds on a slow CPU: ten at once were a long task), all asked for before the
+  // entry arrives and names them.
+  const steps = [
+    () => void import(entry).catch((err) => console.error("QCard failed to load", err)),
+    ...(tag.dataset.preload ?? "").split(" ").filter(Boolean).map((href) => () => {
+      const link = document.createElement("link");
+      link.rel = "modulepreload";
+      link.href = href;
+      document.head.appendChild(link);
+    }),
+  ];
   const next = () => {
-    const href = hrefs.shift();
-    if (!href) return;
-    const link = document.createElement("link");
-    link.rel = "modulepreload";
-    link.href = href;
-    document.head.appendChild(link);
-    setTimeout(next, 0);
+    steps.shift()?.();
+    if (steps.length) setTimeout(next, 0);
   };
-  next();
+  setTimeout(next, 0);
 }
 
 /**
