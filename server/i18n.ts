@@ -29,8 +29,13 @@ export async function dictionary(locale: string): Promise<Dict> {
   return await (loaders[pickLocale(locale)] ?? loaders.en)();
 }
 
+/** A translator for one language; `locale` names it (for amounts and dates in its texts). */
 export async function translate(locale: string) {
   const d = await dictionary(locale);
-  return (key: TranslationKey, params?: Record<string, string | number>) =>
-    format(d[key] ?? en[key], params, pickLocale(locale));
+  const picked = pickLocale(locale);
+  return Object.assign(
+    (key: TranslationKey, params?: Record<string, string | number>) =>
+      format(d[key] ?? en[key], params, picked),
+    { locale: picked },
+  );
 }

@@ -343,6 +343,7 @@ export function confirmApprovalEdit(): void {
     message: t("approval.editConfirm"),
     extra: t("approval.editExtra"),
     showNo: true,
+    yesLabel: t("approval.recreate"),
     onYes: () =>
       openEdit({
         oid: e.sourceEntityOid,

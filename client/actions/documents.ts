@@ -124,6 +124,8 @@ export function removeDocument(doc: DocumentInfo): void {
   askConfirm({
     message: t("docs.deleteConfirm", { name: doc.documentName }),
     showNo: true,
+    yesLabel: t("docs.deleteYes"),
+    danger: true,
     onYes: async () => {
       await busy(async () => {
         try {

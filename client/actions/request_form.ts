@@ -11,6 +11,7 @@ import {
   checkEdit,
   type CreateField,
   type Violation,
+  violationParams,
 } from "../shared/request_rules.ts";
 import {
   detail,
@@ -41,7 +42,12 @@ import { applied } from "./request_applied.ts";
 
 // The create and edit request forms (spec §2, §4, §5).
 
-const tv = (v: Violation) => t(v.key as TranslationKey, v.params);
+/** A rule's message; its amounts as money in the form's currency. */
+const tv = (v: Violation) =>
+  t(
+    v.key as TranslationKey,
+    violationParams(v, (n) => formatMoney(n, draft.value.currency, locale.value)),
+  );
 
 export function currentType() {
   const d = draft.value;
@@ -203,6 +209,7 @@ export function submitCreate(): void {
       purpose: d.purpose.trim(),
     }),
     showNo: true,
+    yesLabel: t("create.submit"),
     onYes: () => createAndSubmit(),
   });
 }
@@ -358,6 +365,7 @@ export async function saveEdit(): Promise<void> {
   askConfirm({
     message: t("edit.reissueConfirm"),
     showNo: true,
+    yesLabel: t("approval.recreate"),
     onYes: () => void save(true),
   });
 }

@@ -58,6 +58,8 @@ function offer(worker: ServiceWorker): void {
     askConfirm({
       message: t("update.available"),
       showNo: true,
+      yesLabel: t("update.load"),
+      noLabel: t("update.later"),
       onYes: () => worker.postMessage({ type: SKIP_WAITING }),
     });
   if (!confirmRequest.value) return ask();

@@ -29,7 +29,7 @@ export function ConfirmPanel() {
               await req.onYes();
             }}
           >
-            {req.yesLabel ?? t("common.yes")}
+            {req.yesLabel}
           </button>
         </div>
       </div>

@@ -20,6 +20,22 @@ export type RuleKey =
 export interface Violation {
   key: RuleKey;
   params?: Record<string, string | number>;
+  /**
+   * Parameters that are amounts: shown as money in the request's currency and the reader's
+   * language ("between €20.00 and €5,000.00"), by violationParams where the text is made.
+   */
+  money?: Record<string, number>;
+}
+
+/** A violation's parameters with its amounts written by `money` (a money formatter). */
+export function violationParams(
+  v: Violation,
+  money: (amount: number) => string,
+): Record<string, string | number> | undefined {
+  if (!v.money) return v.params;
+  const out: Record<string, string | number> = { ...v.params };
+  for (const [k, n] of Object.entries(v.money)) out[k] = money(n);
+  return out;
 }
 
 /** Longest purpose we keep (the original app's column); vendor and url likewise. */
@@ -43,18 +59,14 @@ export interface CreateInput {
   url?: string | null;
 }
 
-/** Formats a bound for 'Amount must be between X and Y': 20, 5000, 12.5. */
-function bound(n: number): string {
-  return String(n);
-}
-
 /** spec §5 'Amount must be between X and Y'. */
 export function checkAmount(amount: number, t: TypeBounds): Violation | null {
   if (!isMoney(amount) || amount <= 0) return { key: "request.amountInvalid" };
   if (amount < t.minAmount || amount > t.maxAmount) {
     return {
       key: "request.amountRange",
-      params: { min: bound(t.minAmount), max: bound(t.maxAmount) },
+      params: { min: String(t.minAmount), max: String(t.maxAmount) },
+      money: { min: t.minAmount, max: t.maxAmount },
     };
   }
   return null;

@@ -112,8 +112,11 @@ export interface ConfirmRequest {
   message: string;
   extra?: string;
   showNo: boolean;
-  /** The label of the Yes button: an acknowledgement ('OK') or the action's verb. */
-  yesLabel?: string;
+  /**
+   * The label of the Yes button: an acknowledgement ('OK') or the action's verb ('Submit',
+   * 'Approve', 'Delete'), never a bare 'Yes'.
+   */
+  yesLabel: string;
   /** The label of the No button: what not doing it means ('Keep'), instead of 'No'. */
   noLabel?: string;
   /** A destructive action: its button (labelled with the verb) is red. */

@@ -15,7 +15,7 @@ import { teamChannel } from "../store/changes.ts";
 import { newComment, publishAdded, toComment } from "./comments.ts";
 import { subTypeOf } from "./request_views.ts";
 import { decidedRequest, modifyRequest, publishDecided } from "./requests.ts";
-import { labelIn } from "../org/labels.ts";
+import { codesIn, labelIn } from "../org/labels.ts";
 import {
   applyVote,
   approvalFlags,
@@ -53,13 +53,15 @@ function toRow(
 ): ApprovalRow {
   const f = approvalFlags(a, user, ctx.teams);
   const purpose = r?.purpose ?? "";
+  // The organisation's words in the approver's language, resolved now (not as written).
+  const codes = r ? codesIn(r, user.locale) : { costCenter: "", GLCode: "", projectCode: "" };
   return {
     oid: a.oid,
     id: a.id,
     archive: a.archive,
     statusCode: a.statusCode,
     issueDate: new Date(a.createdAt).toISOString(),
-    costCenter: r?.costCenter ?? "",
+    costCenter: codes.costCenter,
     description: `${labelIn(type?.description, user.locale)}: ${purpose} [${
       a.amount.toFixed(2)
     } ${a.currency}]`,
@@ -74,9 +76,9 @@ function toRow(
     type: labelIn(type?.description, user.locale),
     costCenterOid: r?.costCenterOid ?? null,
     GLOid: r?.GLOid ?? null,
-    GLCode: r?.GLCode ?? "",
+    GLCode: codes.GLCode,
     projectOid: r?.projectOid ?? null,
-    projectCode: r?.projectCode ?? "",
+    projectCode: codes.projectCode,
     ...f,
     myVote: myVote(a, user),
   };

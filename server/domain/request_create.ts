@@ -1,7 +1,12 @@
 import type { CreateBody } from "../../client/shared/contract/request_bodies.ts";
 import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
 import { budgetTotal, checkPlan, generateBudget } from "../../client/shared/budget.ts";
-import { checkCreate, normaliseVendorUrl } from "../../client/shared/request_rules.ts";
+import {
+  checkCreate,
+  normaliseVendorUrl,
+  violationParams,
+} from "../../client/shared/request_rules.ts";
+import { formatMoney } from "../../client/shared/intl.ts";
 import { conflict, forbidden } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
@@ -82,9 +87,11 @@ export async function draftFields(deps: Deps, tr: Tr, body: CreateBody): Promise
     hasBudget: budget.length > 0,
     url: body.url,
   }, type);
-  if (v) throw broken(tr, v.key, v.params);
-
   const currency = body.pricingCurrency ?? account?.currency ?? "EUR";
+  if (v) {
+    throw broken(tr, v.key, violationParams(v, (n) => formatMoney(n, currency, tr.locale)));
+  }
+
   if (!(await org.get<OrgCurrency>("currency", currency))) {
     throw broken(tr, "request.currencyUnknown");
   }

@@ -23,9 +23,30 @@ interface Violation {
 
 /**
  * Runs axe (WCAG 2.1 AA) on the page as it is now; fails with every violation listed.
- * Panels sliding are waited for first (a half-moved panel overlaps what is beneath it).
+ * Panels sliding are waited for first (a half-moved panel overlaps what is beneath it), and
+ * transitions and animations are held at their end while axe reads the page: a notice fading
+ * in or out while axe runs (a second or more on a busy machine) would read as too little
+ * contrast, which no user sees for more than a fifth of a second.
  */
 export async function expectAccessible(page: Page, where: string): Promise<void> {
+  // A constructed style sheet (CSSOM, which the app's style-src policy does not refuse).
+  const still = await page.evaluateHandle(() => {
+    const s = new CSSStyleSheet();
+    s.replaceSync("*,*::before,*::after{transition:none!important;animation:none!important}");
+    document.adoptedStyleSheets = [...document.adoptedStyleSheets, s];
+    return s;
+  });
+  try {
+    await checkAxe(page, where);
+  } finally {
+    await page.evaluate((s) => {
+      document.adoptedStyleSheets = document.adoptedStyleSheets.filter((x) => x !== s);
+    }, still).catch(() => {});
+    await still.dispose().catch(() => {});
+  }
+}
+
+async function checkAxe(page: Page, where: string): Promise<void> {
   await page.waitForFunction(() =>
     [...document.querySelectorAll(".side-panel")].every((e) => {
       const m = getComputedStyle(e).transform;

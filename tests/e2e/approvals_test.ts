@@ -74,7 +74,7 @@ async function submitRequests(p: Page): Promise<void> {
   await fill(p, "Purpose", "Client visit in Lyon");
   await pick(p, "Cost center (optional)", "Sales");
   await tap(p, "Submit");
-  await confirmYes(p, "Submit this request for approval?");
+  await confirmYes(p, "Submit this request for approval?", "Submit");
   await waitText(p, "Request submitted: Client visit in Lyon (€320.50)");
   await panelsClosed(p);
 
@@ -87,7 +87,7 @@ async function submitRequests(p: Page): Promise<void> {
   await pick(p, "GL code (optional)", "IT hardware");
   await pick(p, "Project code (optional)", "Cloud migration");
   await tap(p, "Submit");
-  await confirmYes(p, "Submit this request for approval?");
+  await confirmYes(p, "Submit this request for approval?", "Submit");
   await waitText(p, "Request submitted: Laptop for new hire (€900.00)");
   await panelsClosed(p);
 }
@@ -332,7 +332,7 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(fin, "Approval AP000002.1");
           await inTopPanel(fin, "More actions");
           await inTopPanel(fin, "Edit");
-          await confirmYes(fin, "Cancel and recreate the approval?");
+          await confirmYes(fin, "Cancel and recreate the approval?", "Recreate approval");
           await fin.waitForFunction(() =>
             document.querySelectorAll(".side-panel.open").length === 2
           );

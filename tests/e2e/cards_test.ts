@@ -92,7 +92,7 @@ async function createRequest(p: Page, purpose: string, amount: string, shown: st
   await fill(p, "Amount", amount);
   await fill(p, "Purpose", purpose);
   await tap(p, "Submit");
-  await confirmYes(p, "Submit this request for approval?");
+  await confirmYes(p, "Submit this request for approval?", "Submit");
   await waitText(p, `Request submitted: ${purpose} (${shown})`);
   await panelsClosed(p);
 }

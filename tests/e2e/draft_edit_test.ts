@@ -53,7 +53,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Vendor (optional)", "Shop Co");
           await tap(p, "Save");
           // Creation's rule and message, under its field; no code asked for.
-          await waitInTopPanel(p, "Amount must be between 5 and 500");
+          await waitInTopPanel(p, "Amount must be between €5.00 and €500.00");
           assert.equal(
             await p.$eval("#create-amount", (e) => e.getAttribute("aria-invalid")),
             "true",

@@ -88,7 +88,7 @@ for (const flavour of FLAVOURS) {
           );
           const errors = await inlineErrors(p);
           assert.deepEqual(errors.map((e) => e.message), [
-            "Amount must be between 20 and 5000",
+            "Amount must be between €20.00 and €5,000.00",
             "Please enter a purpose",
           ]);
           assert.ok(errors.every((e) => e.under), JSON.stringify(errors));

@@ -116,9 +116,10 @@ export async function tap(page: Page, name: string): Promise<void> {
   else await click(page, name);
 }
 
-export async function confirmYes(page: Page, message: string): Promise<void> {
+/** Confirms with the confirm's button, named by its verb (never a bare "Yes"). */
+export async function confirmYes(page: Page, message: string, verb: string): Promise<void> {
   await waitText(page, message);
-  await page.locator(".confirm ::-p-aria(Yes)").click();
+  await page.locator(`.confirm ::-p-aria(${verb})`).click();
 }
 
 export async function rowTexts(page: Page): Promise<string[]> {

@@ -38,7 +38,7 @@ for (const flavour of FLAVOURS) {
           await pick(p, "Type", "Travel");
           await fill(p, "Amount", "10");
           await tap(p, "Submit");
-          await waitText(p, "Amount must be between 20 and 5000");
+          await waitText(p, "Amount must be between €20.00 and €5,000.00");
           await fill(p, "Amount", "320.5");
           await tap(p, "Submit");
           await waitText(p, "Please enter a purpose");
@@ -48,7 +48,7 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Vendor (optional)", "Rail Co");
           await fill(p, "Vendor website (optional)", "rail.example.com");
           await tap(p, "Submit");
-          await confirmYes(p, "Submit this request for approval?");
+          await confirmYes(p, "Submit this request for approval?", "Submit");
           await waitText(p, "Request submitted: Client visit in Lyon (€320.50)");
           await panelsClosed(p);
           // The list is read again after the notice (a write, then a read): wait for the row.
@@ -92,7 +92,7 @@ for (const flavour of FLAVOURS) {
           await waitText(p, "3 occurrences, total €149.70");
           await fill(p, "Purpose", "Design tool licence");
           await tap(p, "Submit");
-          await confirmYes(p, "Submit this request for approval?");
+          await confirmYes(p, "Submit this request for approval?", "Submit");
           await waitText(p, "Request submitted: Design tool licence (€149.70)");
           await panelsClosed(p);
           await waitRows(p, 2);
@@ -160,7 +160,7 @@ for (const flavour of FLAVOURS) {
           await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 2);
           await pick(p, "Cost center", "IT");
           await tap(p, "Save");
-          await confirmYes(p, "This change needs a new approval");
+          await confirmYes(p, "This change needs a new approval", "Recreate approval");
           await waitText(p, "Request saved");
           await panelsClosed(p, 1);
           await p.waitForFunction(() =>

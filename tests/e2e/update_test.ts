@@ -117,7 +117,7 @@ for (const flavour of FLAVOURS) {
           await p.reload();
           await waitText(p, PROMPT);
           assert.ok((await p.evaluate(() => document.body.innerText)).includes(label(OLD)));
-          await click(p, "No");
+          await click(p, "Later");
           // No: the new worker keeps waiting, and the next start asks again.
           await p.reload();
           await waitText(p, PROMPT);
@@ -126,7 +126,7 @@ for (const flavour of FLAVOURS) {
           p.on("framenavigated", (f) => {
             if (f === p.mainFrame()) loads++;
           });
-          await click(p, "Yes");
+          await click(p, "Load new version");
           await waitText(p, label(NEW));
           assert.equal(await entryScript(p), env.reports[1].firstLoadJs[0]);
           await new Promise((r) => setTimeout(r, 1000));

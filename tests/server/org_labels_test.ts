@@ -10,6 +10,7 @@ import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertOk, getE, type Headers, login, postE } from "./api.ts";
 import { defineSecure } from "./purchase_helpers.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
+import { details, rowOf } from "./approvals_fixture.ts";
 
 type Item = Record<string, unknown>;
 const inLang = (h: Headers, lang: string): Headers => ({ ...h, "accept-language": lang });
@@ -124,5 +125,22 @@ Deno.test(
     const english = ["Sales", "Travel and accommodation", "CRM rollout"];
     assert.deepEqual(codes(await row(api, inLang(h, "de"), oid)), english);
     assert.deepEqual(codes(await detail(api, inLang(h, "es"), oid)), english);
+  }),
+);
+
+Deno.test(
+  "[org labels] the approver reads an English-created request's codes in the approver's language: list row and detail",
+  withApp(async (api) => {
+    const { h } = await login(api, DEMO.employee);
+    const oid = await createdInEnglish(api, h);
+    await defineSecure(api, h);
+    assertOk(await postE(api, h, "pwasubmit", { record: oid }));
+    const [a] = await api.deps.store.approvals.byRequest(oid);
+    const approver = await login(api, DEMO.approver);
+    // Options → Deutsch: the approver's language is German.
+    assertOk(await getE(api, approver.h, "pwatranslation?locale=de"));
+    const german = ["Vertrieb", "Reisen und Unterkunft", "CRM-Einführung"];
+    assert.deepEqual(codes((await rowOf(api, approver.h, a.oid))! as unknown as Item), german);
+    assert.deepEqual(codes((await details(api, approver.h, a.oid)) as unknown as Item), german);
   }),
 );

@@ -357,7 +357,7 @@ Deno.test(
       }),
       422,
       "amount_range",
-      "Amount must be between 5 and 1000",
+      "Amount must be between €5.00 and €1,000.00",
     );
   }),
 );
@@ -428,7 +428,7 @@ Deno.test(
 );
 
 Deno.test(
-  "[requests] create: an amount outside TRAVEL's bounds is exactly 'Amount must be between 20 and 5000'",
+  "[requests] create: an amount outside TRAVEL's bounds is exactly 'Amount must be between €20.00 and €5,000.00'",
   withApp(async (api) => {
     const { h } = await login(api, DEMO.employee);
     for (const amount of [1, 19.99, 5000.01, 1e6]) {
@@ -453,7 +453,7 @@ Deno.test(
       }),
       422,
       "amount_range",
-      "Amount must be between 5 and 500",
+      "Amount must be between €5.00 and €500.00",
     );
   }),
 );

@@ -21,7 +21,7 @@ export const MSG = {
   typeUnknown: "This type does not exist",
   amountRequired: "Please enter an amount",
   amountInvalid: "Please enter a positive amount with at most two decimals",
-  travelRange: "Amount must be between 20 and 5000",
+  travelRange: "Amount must be between €20.00 and €5,000.00",
   purposeRequired: "Please enter a purpose",
   purposeTooLong: "The purpose can have at most 500 characters",
   budgetRequired: "This type is recurring: please create a budget",

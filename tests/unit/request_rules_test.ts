@@ -9,7 +9,9 @@ import {
   MAX_URL,
   normaliseVendorUrl,
   type TypeBounds,
+  violationParams,
 } from "../../client/shared/request_rules.ts";
+import { formatMoney } from "../../client/shared/intl.ts";
 
 const oneOff: TypeBounds = { minAmount: 20, maxAmount: 5000, isRecurring: false };
 const recurring: TypeBounds = { minAmount: 20, maxAmount: 5000, isRecurring: true };
@@ -65,7 +67,11 @@ Deno.test("[request_rules] checkCreate requires an amount", () => {
 });
 
 Deno.test("[request_rules] checkCreate refuses an amount outside the type's bounds", () => {
-  const want = { key: "request.amountRange", params: { min: "20", max: "5000" } };
+  const want = {
+    key: "request.amountRange",
+    params: { min: "20", max: "5000" },
+    money: { min: 20, max: 5000 },
+  };
   assert.deepEqual(checkCreate(input({ amount: 19.99 }), oneOff), want);
   assert.deepEqual(checkCreate(input({ amount: 5000.01 }), oneOff), want);
   assert.deepEqual(checkCreate(input({ amount: 1_000_000 }), oneOff), want);
@@ -76,11 +82,24 @@ Deno.test("[request_rules] checkCreate accepts amounts on the type's bounds", ()
   assert.equal(checkCreate(input({ amount: 5000 }), oneOff), null);
 });
 
-Deno.test("[request_rules] amount range params are plain strings of the bounds", () => {
-  const v = checkAmount(1, { minAmount: 12.5, maxAmount: 10000, isRecurring: false });
-  assert.deepEqual(v, { key: "request.amountRange", params: { min: "12.5", max: "10000" } });
-  assert.equal(typeof v?.params?.min, "string");
-  assert.equal(typeof v?.params?.max, "string");
+Deno.test("[request_rules] amount range: the bounds as amounts, written as money where the text is made", () => {
+  const v = checkAmount(1, { minAmount: 12.5, maxAmount: 10000, isRecurring: false })!;
+  assert.deepEqual(v, {
+    key: "request.amountRange",
+    params: { min: "12.5", max: "10000" },
+    money: { min: 12.5, max: 10000 },
+  });
+  assert.deepEqual(violationParams(v, (n) => formatMoney(n, "EUR", "en")), {
+    min: "€12.50",
+    max: "€10,000.00",
+  });
+  assert.deepEqual(violationParams(v, (n) => formatMoney(n, "EUR", "de")), {
+    min: "12,50\u00a0€",
+    max: "10.000,00\u00a0€",
+  });
+  // A violation without amounts keeps its parameters as they are.
+  const plain = { key: "request.purposeTooLong" as const, params: { max: 500 } };
+  assert.equal(violationParams(plain, () => "x"), plain.params);
 });
 
 Deno.test("[request_rules] checkCreate refuses zero, negative and three-decimal amounts", () => {
@@ -159,6 +178,7 @@ Deno.test("[request_rules] checkCreate reports violations in the spec's order", 
   assert.deepEqual(checkCreate(bad, oneOff), {
     key: "request.amountRange",
     params: { min: "20", max: "5000" },
+    money: { min: 20, max: 5000 },
   });
   // Then the purpose.
   assert.deepEqual(checkCreate({ ...bad, amount: 100 }, oneOff), {
@@ -285,7 +305,11 @@ Deno.test("[request_rules] checkCreateFields gives every violation at once, each
     },
   );
   assert.deepEqual(checkCreateFields(input({ amount: 10, purpose: "" }), oneOff), {
-    amount: { key: "request.amountRange", params: { min: "20", max: "5000" } },
+    amount: {
+      key: "request.amountRange",
+      params: { min: "20", max: "5000" },
+      money: { min: 20, max: 5000 },
+    },
     purpose: { key: "request.purposeRequired" },
   });
   assert.deepEqual(checkCreateFields(input({ hasBudget: false }), recurring), {

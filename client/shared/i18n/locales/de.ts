@@ -17,6 +17,8 @@ export const de: Dictionary = {
   "app.version": "V {version}",
   "app.versionLabel": "V {version}, veröffentlicht am {date}",
   "update.available": "Neue Version verfügbar. Neue Version laden?",
+  "update.load": "Neue Version laden",
+  "update.later": "Später",
   "common.back": "Zurück",
   "common.yes": "Ja",
   "common.no": "Nein",
@@ -263,6 +265,7 @@ export const de: Dictionary = {
   "docs.download": "{name} herunterladen",
   "docs.delete": "{name} löschen",
   "docs.deleteConfirm": "Das Dokument {name} löschen?",
+  "docs.deleteYes": "Löschen",
   "docs.closeTab": "{name} schließen",
   "pushui.denied":
     "Benachrichtigungen sind für QCard blockiert. Erlauben Sie sie in den Website-Einstellungen des Browsers und versuchen Sie es dann erneut.",

@@ -61,6 +61,7 @@ export const deApprovals = {
   "approval.approvedNotice": "Genehmigt: {what}",
   "approval.rejectedNotice": "Abgelehnt: {what}",
   "approval.editConfirm": "Genehmigung stornieren und neu anlegen?",
+  "approval.recreate": "Genehmigung neu anlegen",
   "approval.editExtra":
     "Die bisherigen Stimmen verfallen und die Genehmigenden entscheiden erneut.",
   "approval.recreated": "Für {what} wurde eine neue Genehmigung angelegt",

@@ -154,6 +154,7 @@ export const en = {
   "docs.download": "Download {name}",
   "docs.delete": "Delete {name}",
   "docs.deleteConfirm": "Delete the document {name}?",
+  "docs.deleteYes": "Delete",
   "docs.closeTab": "Close {name}",
   "pushui.region": "Push message",
   "pushui.dismiss": "Dismiss notification: {title}",

@@ -56,6 +56,7 @@ export const enApprovals = {
   "approval.approvedNotice": "Approved: {what}",
   "approval.rejectedNotice": "Rejected: {what}",
   "approval.editConfirm": "Cancel and recreate the approval?",
+  "approval.recreate": "Recreate approval",
   "approval.editExtra": "The votes given so far are dropped and the approvers decide again.",
   "approval.recreated": "A new approval was opened for {what}",
   "approval.rejectNoteTitle": "Reason for rejection",

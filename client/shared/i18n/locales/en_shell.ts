@@ -17,6 +17,8 @@ export const enShell = {
   "app.version": "V {version}",
   "app.versionLabel": "V {version}, released {date}",
   "update.available": "New version available. Load New Version?",
+  "update.load": "Load new version",
+  "update.later": "Later",
   "common.back": "Back",
   "common.yes": "Yes",
   "common.no": "No",

@@ -17,6 +17,8 @@ export const es: Dictionary = {
   "app.version": "V {version}",
   "app.versionLabel": "V {version}, publicada el {date}",
   "update.available": "Nueva versión disponible. ¿Cargar la nueva versión?",
+  "update.load": "Cargar la nueva versión",
+  "update.later": "Más tarde",
   "common.back": "Atrás",
   "common.yes": "Sí",
   "common.no": "No",
@@ -262,6 +264,7 @@ export const es: Dictionary = {
   "docs.download": "Descargar {name}",
   "docs.delete": "Eliminar {name}",
   "docs.deleteConfirm": "¿Eliminar el documento {name}?",
+  "docs.deleteYes": "Eliminar",
   "docs.closeTab": "Cerrar {name}",
   "pushui.denied":
     "Las notificaciones están bloqueadas para QCard. Permítalas en la configuración del sitio del navegador y vuelva a intentarlo.",

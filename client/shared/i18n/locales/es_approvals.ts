@@ -62,6 +62,7 @@ export const esApprovals = {
   "approval.approvedNotice": "Aprobada: {what}",
   "approval.rejectedNotice": "Rechazada: {what}",
   "approval.editConfirm": "¿Cancelar y volver a crear la aprobación?",
+  "approval.recreate": "Recrear la aprobación",
   "approval.editExtra":
     "Los votos emitidos hasta ahora se descartan y los aprobadores vuelven a decidir.",
   "approval.recreated": "Se ha abierto una nueva aprobación para {what}",

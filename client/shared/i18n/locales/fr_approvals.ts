@@ -62,6 +62,7 @@ export const frApprovals = {
   "approval.approvedNotice": "Approuvée : {what}",
   "approval.rejectedNotice": "Refusée : {what}",
   "approval.editConfirm": "Annuler l’approbation et la recréer ?",
+  "approval.recreate": "Recréer l’approbation",
   "approval.editExtra":
     "Les votes déjà exprimés sont supprimés et les approbateurs statuent de nouveau.",
   "approval.recreated": "Une nouvelle approbation a été ouverte pour {what}",
