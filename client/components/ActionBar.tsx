@@ -2,6 +2,7 @@ import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
 import { Icon } from "./Icon.tsx";
+import { PanelFooter } from "./PanelFooter.tsx";
 
 export interface MoreAction {
   key: string;
@@ -24,10 +25,12 @@ export function ActionBar(props: { primary?: ReactNode; more?: (MoreAction | fal
   const more = (props.more ?? []).filter((a): a is MoreAction => !!a);
   if (!props.primary && !more.length) return null;
   return (
-    <div className="action-bar sticky-action">
-      {props.primary}
-      {more.length ? <MoreMenu items={more} /> : null}
-    </div>
+    <PanelFooter>
+      <div className="action-bar sticky-action">
+        {props.primary}
+        {more.length ? <MoreMenu items={more} /> : null}
+      </div>
+    </PanelFooter>
   );
 }
 

@@ -3,6 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
 import type { SelectSpec } from "../state/ui.ts";
 import { OptionRow } from "./OptionRow.tsx";
+import { PanelFooter } from "./PanelFooter.tsx";
 
 /**
  * spec §2 field selector and filter sub-list: search, the options, and for multiple choice
@@ -79,16 +80,18 @@ export function SelectList(props: { spec: SelectSpec; onClose: () => void }) {
       </ul>
       {spec.multiple
         ? (
-          <button
-            type="button"
-            className="primary wide sticky-action"
-            onClick={() => {
-              spec.onDone(chosen);
-              props.onClose();
-            }}
-          >
-            {t("common.ok")}
-          </button>
+          <PanelFooter>
+            <button
+              type="button"
+              className="primary wide sticky-action"
+              onClick={() => {
+                spec.onDone(chosen);
+                props.onClose();
+              }}
+            >
+              {t("common.ok")}
+            </button>
+          </PanelFooter>
         )
         : null}
     </div>

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
+import { FooterSlot } from "./PanelFooter.tsx";
 
 /** spec §9: side panels slide in 300 ms. */
 export const SLIDE_MS = 300;
@@ -46,13 +47,15 @@ export function SidePanel(props: {
   children: React.ReactNode;
   /** Only the top panel of a stack answers Escape. */
   top?: boolean;
-  /** Buttons kept in the thumb zone at the bottom of the panel. */
+  /** Buttons kept in the thumb zone at the bottom of the panel (or a body's PanelFooter). */
   footer?: React.ReactNode;
 }) {
   useSignals();
   const [mounted, setMounted] = useState(props.open);
   const [shown, setShown] = useState(false);
   const ref = useRef<HTMLElement>(null);
+  // Where the body's PanelFooter puts its bar: below the scrolling body.
+  const [footer, setFooter] = useState<HTMLElement | null>(null);
   const opener = useRef<HTMLElement | null>(null);
   useEffect(() => {
     if (!props.open) return;
@@ -109,8 +112,10 @@ export function SidePanel(props: {
         </button>
         <h2>{props.title}</h2>
       </header>
-      <div className="panel-body">{props.children}</div>
-      {props.footer ? <footer className="panel-footer">{props.footer}</footer> : null}
+      <div className="panel-body">
+        <FooterSlot.Provider value={footer}>{props.children}</FooterSlot.Provider>
+      </div>
+      <div className="panel-footer" ref={setFooter}>{props.footer}</div>
     </section>
   );
 }

@@ -234,6 +234,12 @@ await benchPurchasePush(line);
 // one process (RSS, CPU, which streams a change wakes), on KV and PostgreSQL. See live.ts.
 await (await import("./live.ts")).benchLive(line);
 
+// Daily use in taps and seconds (browser, both flavours): find what needs me (the Transactions
+// badge to the open transaction), approve from the list and the next one. Each prints its own
+// lines; see find_needs_me.ts and approve_taps.ts.
+await import("./find_needs_me.ts");
+await import("./approve_taps.ts");
+
 // Scale out: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);
 

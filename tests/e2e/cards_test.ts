@@ -54,7 +54,7 @@ const panelButtons = (p: Page) =>
   p.evaluate(() => {
     const l = document.querySelectorAll(".side-panel.open");
     const top = l[l.length - 1];
-    return [...(top?.querySelectorAll(".panel-body button") ?? [])].map((b) =>
+    return [...(top?.querySelectorAll(".panel-body button, .panel-footer button") ?? [])].map((b) =>
       b.getAttribute("aria-label") ?? (b as HTMLElement).innerText.trim()
     );
   });

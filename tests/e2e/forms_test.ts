@@ -117,6 +117,36 @@ for (const flavour of FLAVOURS) {
             { focused: "purpose", amount: "320.5", purpose: "Client visit" },
           );
 
+          // The Submit bar is below the scrolling body, never over it: each field scrolled to
+          // the body's bottom edge still takes a tap there (a tap on the GL code field once
+          // opened the Submit confirm).
+          const underBar = await p.evaluate(() => {
+            const panel = [...document.querySelectorAll(".side-panel.open")].pop()!;
+            const body = panel.querySelector(".panel-body") as HTMLElement;
+            const bar = panel.querySelector(".panel-footer")!.getBoundingClientRect();
+            const out: string[] = [];
+            if (bar.height < 40 || bar.top < body.getBoundingClientRect().bottom - 0.5) {
+              out.push(`bar ${JSON.stringify(bar)} overlaps the body`);
+            }
+            const fields = body.querySelectorAll<HTMLElement>(
+              "input, select, textarea, button, [role=button]",
+            );
+            for (const f of fields) {
+              if (!f.getClientRects().length) continue;
+              f.scrollIntoView({ block: "end" });
+              const r = f.getBoundingClientRect();
+              const hit = document.elementFromPoint(r.left + r.width / 2, r.bottom - 2);
+              if (!hit || hit.closest(".panel-footer")) out.push(f.id || f.textContent || "?");
+            }
+            return out;
+          });
+          assert.deepEqual(underBar, [], "fields under the Submit bar");
+          await p.locator(".side-panel.open ::-p-aria(Vendor website (optional))").click();
+          await p.waitForFunction(() =>
+            document.activeElement?.getAttribute("inputmode") === "url"
+          );
+          assert.equal(await p.$(".confirm"), null, "a tap on a field is not a Submit");
+
           // Escape closes the panel; the focus goes back to "New request".
           await p.keyboard.press("Escape");
           await p.waitForFunction(() => !document.querySelector(".side-panel.open"));

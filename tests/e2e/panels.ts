@@ -43,14 +43,22 @@ export async function pick(page: Page, field: string, option: string): Promise<v
   await panelsClosed(page, before);
 }
 
-/** Waits until no panel is sliding (its transform is back to none). */
+/**
+ * Waits until no panel is sliding (its transform is back to none) and the offline strip will
+ * not move the screen under a tap: it pushes everything down by its height when the network
+ * drops and lets it back up when "Back online" goes (3 s later); a tap aimed before that moved
+ * would land beside its target (on the strip, or on the row under a panel's Back).
+ */
 export async function settled(page: Page): Promise<void> {
-  await page.waitForFunction(() =>
-    [...document.querySelectorAll(".side-panel")].every((e) => {
+  await page.waitForFunction(() => {
+    const strip = document.querySelector(".offline-strip");
+    if (strip?.classList.contains("back")) return false;
+    if (strip && !navigator.onLine && !strip.classList.contains("shown")) return false;
+    return [...document.querySelectorAll(".side-panel")].every((e) => {
       const m = getComputedStyle(e).transform;
       return e.classList.contains("open") && (m === "none" || m === "matrix(1, 0, 0, 1, 0, 0)");
-    })
-  );
+    });
+  });
 }
 
 /**

@@ -48,6 +48,13 @@ for (const flavour of FLAVOURS) {
           await fill(p, "Vendor (optional)", "Rail Co");
           await fill(p, "Vendor website (optional)", "rail.example.com");
           await tap(p, "Submit");
+          // The confirm says its verb, not Yes: No and Submit.
+          await waitText(p, "Submit this request for approval?");
+          assert.deepEqual(
+            await p.$$eval(".confirm button", (l) => l.map((b) => (b as HTMLElement).innerText)),
+            ["No", "Submit"],
+          );
+          await expectAccessible(p, "submit confirm");
           await confirmYes(p, "Submit this request for approval?", "Submit");
           await waitText(p, "Request submitted: Client visit in Lyon (€320.50)");
           await panelsClosed(p);

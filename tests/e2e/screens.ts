@@ -119,6 +119,13 @@ try {
   await tap(p, "Submit");
   await p.waitForSelector(".side-panel.open .field-error");
   await shot(p, "create-errors");
+  // The confirm names its verb.
+  await fill(p, "Amount", "320.5");
+  await fill(p, "Purpose", "Client visit in Lyon");
+  await tap(p, "Submit");
+  await p.waitForSelector(".confirm");
+  await shot(p, "create-confirm");
+  await p.locator(".confirm ::-p-aria(No)").click();
   await closeAll(p);
 
   // The approver: approval mode.
@@ -130,6 +137,11 @@ try {
   await waitText(mgr, "Enter your PIN");
   await shot(mgr, "pin-pad");
   await tapDigits(mgr, "135790");
+  // A first visit: the activation screen, its email link in words (no "Forgot PIN?").
+  const fresh = await env.newPage();
+  await fresh.goto(env.url);
+  await fresh.locator("::-p-aria(No code, or it expired? Send activation email)").wait();
+  await shot(fresh, "activation");
 } finally {
   await env.close();
 }

@@ -35,7 +35,10 @@ async function openRow(p: Page, text: string): Promise<void> {
   await settled(p);
 }
 
-/** The top panel's action bars: how many, the primary's name, sticky or not. */
+/**
+ * The top panel's action bars: how many, the primary's name, whether it is pinned in the
+ * panel's footer (under the scrolling body, always in the thumb zone).
+ */
 const actionBar = (p: Page) =>
   p.evaluate(() => {
     const l = document.querySelectorAll(".side-panel.open");
@@ -45,7 +48,7 @@ const actionBar = (p: Page) =>
     return {
       bars: bars.length,
       primary: b?.querySelector("button.primary")?.textContent?.trim() ?? null,
-      sticky: b ? getComputedStyle(b).position === "sticky" : false,
+      pinned: b ? !!b.closest(".panel-footer") : false,
       loose: top?.querySelectorAll(".detail-actions").length ?? 0,
     };
   });
@@ -125,7 +128,7 @@ for (const flavour of FLAVOURS) {
           assert.deepEqual(await actionBar(p), {
             bars: 1,
             primary: "Unblock card",
-            sticky: true,
+            pinned: true,
             loose: 0,
           });
           assert.ok(!/frozen|freeze/i.test(await topPanelText(p)));
@@ -137,7 +140,7 @@ for (const flavour of FLAVOURS) {
           assert.deepEqual(await actionBar(p), {
             bars: 1,
             primary: "Show card details",
-            sticky: true,
+            pinned: true,
             loose: 0,
           });
           await checkScreen(p, "card detail");
@@ -206,7 +209,7 @@ for (const flavour of FLAVOURS) {
           assert.deepEqual(await actionBar(p), {
             bars: 0,
             primary: null,
-            sticky: false,
+            pinned: false,
             loose: 0,
           });
           await checkScreen(p, "closed card");

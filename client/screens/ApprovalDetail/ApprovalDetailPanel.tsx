@@ -20,6 +20,7 @@ import { approvalDetail, lastDecision, teams, teamsFailed } from "../../state/ap
 import { working } from "../../state/session.ts";
 import { ApprovalHead, BudgetLines, WhyReadOnly } from "./ApprovalSummary.tsx";
 import { NextBar } from "./NextBar.tsx";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 type Person = { fname: string; lname: string };
 const names = (xs: Person[] | undefined) =>
@@ -284,6 +285,7 @@ export function RejectNoteBody() {
   const hintId = useId();
   return (
     <form
+      id="form-reject"
       className="form"
       onSubmit={(ev) => {
         ev.preventDefault();
@@ -306,13 +308,16 @@ export function RejectNoteBody() {
       <p id={hintId} className="hint">
         {required ? t("approval.rejectNoteHelp") : t("approval.reasonShown")}
       </p>
-      <button
-        type="submit"
-        className="danger-button wide sticky-action"
-        disabled={busy || (required && !note.trim())}
-      >
-        {required ? t("approval.rejectNoteSend") : t("approval.reject")}
-      </button>
+      <PanelFooter>
+        <button
+          type="submit"
+          form="form-reject"
+          className="danger-button wide sticky-action"
+          disabled={busy || (required && !note.trim())}
+        >
+          {required ? t("approval.rejectNoteSend") : t("approval.reject")}
+        </button>
+      </PanelFooter>
     </form>
   );
 }

@@ -5,6 +5,7 @@ import { t } from "../../i18n/index.ts";
 import { nextToDecide, toDecideCount } from "../../state/approvals.ts";
 import { closeSheet } from "../../state/ui.ts";
 import { approvalTitle } from "../Approvals/ApprovalRow.tsx";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /**
  * After a decision, the approval detail offers the next approval waiting for this person
@@ -26,36 +27,38 @@ export function NextBar(props: { oid: string }) {
     }
   }, [props.oid]);
   return (
-    <div className="next-bar sticky-action">
-      <p id={said} role="status">
+    <PanelFooter>
+      <div className="next-bar sticky-action">
+        <p id={said} role="status">
+          {next
+            ? (
+              <>
+                {t("approval.next.waiting", { count: left })}
+                <span className="next-what">
+                  {t("approval.next.what", { what: approvalTitle(next) })}
+                </span>
+              </>
+            )
+            : t("approval.next.none")}
+        </p>
         {next
           ? (
-            <>
-              {t("approval.next.waiting", { count: left })}
-              <span className="next-what">
-                {t("approval.next.what", { what: approvalTitle(next) })}
-              </span>
-            </>
+            <button
+              ref={button}
+              type="button"
+              className="primary"
+              aria-describedby={said}
+              onClick={() => void openNextApproval(next.oid)}
+            >
+              {t("approval.next")}
+            </button>
           )
-          : t("approval.next.none")}
-      </p>
-      {next
-        ? (
-          <button
-            ref={button}
-            type="button"
-            className="primary"
-            aria-describedby={said}
-            onClick={() => void openNextApproval(next.oid)}
-          >
-            {t("approval.next")}
-          </button>
-        )
-        : (
-          <button ref={button} type="button" className="secondary" onClick={() => closeSheet()}>
-            {t("approval.next.toList")}
-          </button>
-        )}
-    </div>
+          : (
+            <button ref={button} type="button" className="secondary" onClick={() => closeSheet()}>
+              {t("approval.next.toList")}
+            </button>
+          )}
+      </div>
+    </PanelFooter>
   );
 }

@@ -9,6 +9,7 @@ import { isoDay } from "../../shared/dates.ts";
 import { parseAmount } from "../../shared/money.ts";
 import { draft } from "../../state/requests.ts";
 import { openSheet } from "../../state/ui.ts";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 budget creation: period, start date (date picker), amount per occurrence,
@@ -113,17 +114,19 @@ export function BudgetBody(props: { onDone: () => void }) {
           </>
         )
         : null}
-      <button
-        type="button"
-        className="primary wide sticky-action"
-        disabled={!!problem}
-        onClick={() => {
-          setField({ plan, budgetMode: true });
-          props.onDone();
-        }}
-      >
-        {t("budget.add")}
-      </button>
+      <PanelFooter>
+        <button
+          type="button"
+          className="primary wide sticky-action"
+          disabled={!!problem}
+          onClick={() => {
+            setField({ plan, budgetMode: true });
+            props.onDone();
+          }}
+        >
+          {t("budget.add")}
+        </button>
+      </PanelFooter>
     </div>
   );
 }

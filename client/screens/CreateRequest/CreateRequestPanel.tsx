@@ -19,6 +19,7 @@ import { accounts, typesByAccount } from "../../state/lookups.ts";
 import { working } from "../../state/session.ts";
 import { openSheet } from "../../state/ui.ts";
 import { choose, CodeFields } from "./CodeFields.tsx";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 create request: account (when more than one), type, amount or budget, currency,
@@ -60,6 +61,7 @@ export function CreateRequestBody(props: { editing?: boolean }) {
       : {};
   return (
     <form
+      id="form-create"
       ref={form}
       className="form create-form"
       noValidate
@@ -206,9 +208,16 @@ export function CreateRequestBody(props: { editing?: boolean }) {
       </label>
       <FieldError id="create-url-error" message={errors.url} />
       {message ? <p ref={said} className="form-error" role="alert">{message}</p> : null}
-      <button type="submit" className="primary wide sticky-action" disabled={working.value}>
-        {props.editing ? t("edit.save") : t("create.submit")}
-      </button>
+      <PanelFooter>
+        <button
+          type="submit"
+          form="form-create"
+          className="primary wide sticky-action"
+          disabled={working.value}
+        >
+          {props.editing ? t("edit.save") : t("create.submit")}
+        </button>
+      </PanelFooter>
     </form>
   );
 }

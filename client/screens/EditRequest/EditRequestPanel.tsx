@@ -7,6 +7,7 @@ import { editDraft, formError } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { CodeFields } from "../CreateRequest/CodeFields.tsx";
 import { CreateRequestBody } from "../CreateRequest/CreateRequestPanel.tsx";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 edit request: purpose, cost center, GL code, project code (all three required once
@@ -19,6 +20,7 @@ export function EditRequestBody() {
   if (d.isDraft) return <CreateRequestBody editing />;
   return (
     <form
+      id="form-edit"
       className="form"
       noValidate
       onSubmit={(e) => {
@@ -41,9 +43,16 @@ export function EditRequestBody() {
         onProject={(projectOid) => patchEdit({ projectOid })}
       />
       {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
-      <button type="submit" className="primary wide sticky-action" disabled={working.value}>
-        {t("edit.save")}
-      </button>
+      <PanelFooter>
+        <button
+          type="submit"
+          form="form-edit"
+          className="primary wide sticky-action"
+          disabled={working.value}
+        >
+          {t("edit.save")}
+        </button>
+      </PanelFooter>
     </form>
   );
 }

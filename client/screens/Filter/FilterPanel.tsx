@@ -7,6 +7,7 @@ import { approvalFilters, approvalRows, mode } from "../../state/approvals.ts";
 import { type Filters, filters, NO_FILTERS, requestRows } from "../../state/requests.ts";
 import { typesByAccount } from "../../state/lookups.ts";
 import { openSheet, type SelectOption } from "../../state/ui.ts";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /** Distinct values of the user's requests, so every option filters to something. */
 function distinct(pairs: [string | null, string][]): SelectOption[] {
@@ -96,29 +97,31 @@ export function FilterBody(props: { onDone: () => void }) {
             })}
         />
       ))}
-      <div className="button-row sticky-action">
-        <button
-          type="button"
-          className="secondary"
-          onClick={() => {
-            setF(NO_FILTERS);
-            target.value = NO_FILTERS;
-            props.onDone();
-          }}
-        >
-          {t("filter.clear")}
-        </button>
-        <button
-          type="button"
-          className="primary"
-          onClick={() => {
-            target.value = f;
-            props.onDone();
-          }}
-        >
-          {t("filter.apply")}
-        </button>
-      </div>
+      <PanelFooter>
+        <div className="button-row sticky-action">
+          <button
+            type="button"
+            className="secondary"
+            onClick={() => {
+              setF(NO_FILTERS);
+              target.value = NO_FILTERS;
+              props.onDone();
+            }}
+          >
+            {t("filter.clear")}
+          </button>
+          <button
+            type="button"
+            className="primary"
+            onClick={() => {
+              target.value = f;
+              props.onDone();
+            }}
+          >
+            {t("filter.apply")}
+          </button>
+        </div>
+      </PanelFooter>
     </div>
   );
 }

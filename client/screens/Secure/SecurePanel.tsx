@@ -24,6 +24,7 @@ import {
 } from "../../shared/secure_rules.ts";
 import { working } from "../../state/session.ts";
 import { revealedPassword, secureSettings } from "../../state/wallet.ts";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 Secure (3D secure) side panel, §4 flow, §5 rules: password, country prefix and phone;
@@ -117,6 +118,7 @@ function SecureForm(props: {
 
   return (
     <form
+      id="form-secure"
       className="form secure-form"
       onSubmit={(ev) => {
         ev.preventDefault();
@@ -228,9 +230,16 @@ function SecureForm(props: {
         )
         : null}
       {pinMessage ? <p className="form-error" role="alert">{pinMessage}</p> : null}
-      <button type="submit" className="primary wide sticky-action" disabled={!canSave}>
-        {t("secure.save")}
-      </button>
+      <PanelFooter>
+        <button
+          type="submit"
+          form="form-secure"
+          className="primary wide sticky-action"
+          disabled={!canSave}
+        >
+          {t("secure.save")}
+        </button>
+      </PanelFooter>
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { t } from "../../i18n/index.ts";
 import { working } from "../../state/session.ts";
 import { flipDraft, flipError } from "../../state/transactions.ts";
 import { CodeFields } from "../CreateRequest/CodeFields.tsx";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 Flip form: purpose (required, spec §5), cost center, GL code and project code
@@ -15,6 +16,7 @@ export function FlipBody() {
   if (!d) return null;
   return (
     <form
+      id="form-flip"
       className="form"
       noValidate
       onSubmit={(e) => {
@@ -36,9 +38,16 @@ export function FlipBody() {
         onProject={(projectOid) => patchFlip({ projectOid })}
       />
       {flipError.value ? <p className="form-error" role="alert">{flipError.value}</p> : null}
-      <button type="submit" className="primary wide sticky-action" disabled={working.value}>
-        {t("flip.submit")}
-      </button>
+      <PanelFooter>
+        <button
+          type="submit"
+          form="form-flip"
+          className="primary wide sticky-action"
+          disabled={working.value}
+        >
+          {t("flip.submit")}
+        </button>
+      </PanelFooter>
     </form>
   );
 }

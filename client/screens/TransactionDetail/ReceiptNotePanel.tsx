@@ -4,6 +4,7 @@ import { editNote, saveNote } from "../../actions/receipts.ts";
 import { t } from "../../i18n/index.ts";
 import { noteDraft } from "../../state/receipts.ts";
 import { working } from "../../state/session.ts";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /** spec §2 receipt notes panel: a textarea of at most 200 characters (spec §5, §9). */
 export function ReceiptNoteBody() {
@@ -12,6 +13,7 @@ export function ReceiptNoteBody() {
   if (!d) return null;
   return (
     <form
+      id="form-receipt-note"
       className="form"
       noValidate
       onSubmit={(e) => {
@@ -32,9 +34,16 @@ export function ReceiptNoteBody() {
         {t("receipts.noteCount", { count: d.note.length, max: RECEIPT_NOTE_MAX })}
       </p>
       {d.error ? <p className="form-error" role="alert">{d.error}</p> : null}
-      <button type="submit" className="primary wide sticky-action" disabled={working.value}>
-        {t("receipts.saveNote")}
-      </button>
+      <PanelFooter>
+        <button
+          type="submit"
+          form="form-receipt-note"
+          className="primary wide sticky-action"
+          disabled={working.value}
+        >
+          {t("receipts.saveNote")}
+        </button>
+      </PanelFooter>
     </form>
   );
 }

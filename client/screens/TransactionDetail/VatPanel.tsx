@@ -15,6 +15,7 @@ import { accounting, vatCountries, vatDraft } from "../../state/receipts.ts";
 import { accountingCodes, receiptTypes, vatCodes } from "../../state/lookups.ts";
 import { working } from "../../state/session.ts";
 import { txDetail } from "../../state/transactions.ts";
+import { PanelFooter } from "../../components/PanelFooter.tsx";
 
 /** A labelled select; a required empty one is highlighted (spec §5). */
 function Select(props: {
@@ -67,6 +68,7 @@ export function VatBody() {
   const codes = vatCodes.value.filter((c) => c.countryid === d.countryId);
   return (
     <form
+      id="form-vat"
       className="form vat-form"
       noValidate
       onSubmit={(e) => {
@@ -197,14 +199,17 @@ export function VatBody() {
         : null}
       {d.error ? <p className="form-error" role="alert">{d.error}</p> : null}
       {d.readOnly ? null : (
-        <button
-          type="submit"
-          className="primary wide sticky-action"
-          disabled={ro || problems.length > 0}
-          aria-description={problems.map((p) => t(p)).join(". ") || undefined}
-        >
-          {t("common.ok")}
-        </button>
+        <PanelFooter>
+          <button
+            type="submit"
+            form="form-vat"
+            className="primary wide sticky-action"
+            disabled={ro || problems.length > 0}
+            aria-description={problems.map((p) => t(p)).join(". ") || undefined}
+          >
+            {t("common.ok")}
+          </button>
+        </PanelFooter>
       )}
     </form>
   );
