@@ -1,11 +1,12 @@
 import type { Dictionary } from "./en.ts";
 import { deRequests } from "./de_requests.ts";
 import { deApprovals } from "./de_approvals.ts";
+import { deDeclare } from "./de_declare.ts";
 
 /**
  * German. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
- * This file and its two parts (de_requests.ts, de_approvals.ts) split at the same keys as
- * en.ts (which says which part holds what).
+ * This file and its three parts (de_requests.ts, de_approvals.ts, de_declare.ts) split at
+ * the same keys as en.ts (which says which part holds what).
  * Formal address (Sie); „…“ quotation marks; "…" for ellipses; no space before : ; ? !.
  * Terms: Antrag (request), Genehmigung (approval), Beleg (receipt), Sachkonto (GL code),
  * Kostenstelle (cost center), Umbuchen (flip), MwSt. (VAT).
@@ -371,39 +372,6 @@ export const de: Dictionary = {
   "filter.search": "Suchen",
   "filter.selectAll": "Alle auswählen",
   "filter.noOptions": "Keine Auswahl möglich",
-  "declare.open": "Kein Beleg?",
-  "declare.title": "Erklärung: kein Beleg",
-  "declare.intro":
-    "Wenn der Beleg nicht zu bekommen ist (verloren, oder der Händler gab keinen), erklären Sie, was gekauft wurde und warum.",
-  "declare.what": "Was gekauft wurde",
-  "declare.reason": "Warum es keinen Beleg gibt",
-  "declare.confirm": "Ich, {name}, bestätige, dass diese Erklärung zutrifft ({time}).",
-  "declare.submit": "Erklären",
-  "declare.cancel": "Abbrechen",
-  "declare.required": "Füllen Sie beide Felder aus und setzen Sie das Häkchen zur Bestätigung.",
-  "declare.done": "Erklärung gespeichert",
-  "declare.heading": "Erklärung „kein Beleg“",
-  "declare.by": "Erklärt von {name} am {time}",
-  "declare.pending": "Wartet auf die Annahme durch eine genehmigende Person",
-  "declare.accepted": "Angenommen von {name} am {time}",
-  "declare.withdraw": "Erklärung zurückziehen",
-  "declare.withdrawConfirm": "Diese Erklärung zurückziehen? Der Beleg fehlt dann wieder.",
-  "declare.withdrawn": "Erklärung zurückgezogen",
-  "declare.off": "Erklärungen ohne Beleg sind in Ihrer Organisation ausgeschaltet.",
-  "declare.notPurchase":
-    "Nur ein gebuchter oder autorisierter Kauf kann ohne Beleg erklärt werden.",
-  "declare.reviewed": "Diese Transaktion ist geprüft: ihre Erklärung kann sich nicht mehr ändern.",
-  "declare.hasReceipt": "Diese Transaktion hat bereits einen Beleg.",
-  "declare.exists": "Diese Transaktion hat bereits eine Erklärung.",
-  "declare.none": "Diese Transaktion hat keine Erklärung.",
-  "declare.notPending": "Diese Erklärung wartet nicht auf eine Genehmigung.",
-  "declare.listTitle": "Erklärungen „kein Beleg“",
-  "declare.accept": "Annehmen",
-  "declare.refuse": "Ablehnen",
-  "declare.acceptFor": "Erklärung annehmen: {what}",
-  "declare.refuseFor": "Erklärung ablehnen: {what}",
-  "declare.acceptedNotice": "Erklärung angenommen",
-  "declare.refusedNotice": "Erklärung abgelehnt",
   "push.reminder.title": "Beleg fehlt",
   "push.reminder.body": "Fügen Sie den Beleg über {amount} bei {merchant} hinzu ({date})",
   "mail.digest.subject": "QCard: noch fehlende Belege ({count})",
@@ -415,4 +383,5 @@ export const de: Dictionary = {
 
   ...deRequests,
   ...deApprovals,
+  ...deDeclare,
 };

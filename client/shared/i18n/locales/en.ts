@@ -1,6 +1,7 @@
 import { enShell } from "./en_shell.ts";
 import { enRequests } from "./en_requests.ts";
 import { enApprovals } from "./en_approvals.ts";
+import { enDeclare } from "./en_declare.ts";
 
 /**
  * English: the source language. Every UI string of the app and of its emails has a key
@@ -11,11 +12,12 @@ import { enApprovals } from "./en_approvals.ts";
  * unlock, options, confirm dialogs, banners: `app.`, `common.`, `errors.`, `pinpad.`,
  * `activation.`, `lost.`, `pin.`, `options.` and a few more) live in en_shell.ts, the only
  * English bundled into the first load; tests/unit/i18n_split_test.ts says which key is
- * missing there. Everything else goes here or in one of the two parts this file spreads,
+ * missing there. Everything else goes here or in one of the three parts this file spreads,
  * split at the same keys in every language (en, fr, de, es):
  * - `<lang>.ts`: the main screen, lists, transactions, refusals, receipts, outbox, documents
- *   list, VAT, capture, flip, status, requests list, filter and declare (`menu.` to
- *   `filter.apply`); fr, de and es also hold the keys of en_shell.ts here (most of them).
+ *   list, VAT, capture, flip, status, requests list and filter (`menu.` to `filter.apply`,
+ *   without `declare.`); fr, de and es also hold the keys of en_shell.ts here (most of them).
+ * - `<lang>_declare.ts`: the declaration of a purchase without receipt (`declare.`).
  * - `<lang>_requests.ts`: `field.account` to the last `install.` key (request form, budget,
  *   detail, wallet and cards, 3-D Secure, approvals list, install).
  * - `<lang>_approvals.ts`: `approval.title` to the end (approval detail, edit, request rules,
@@ -264,38 +266,6 @@ export const en = {
   "filter.search": "Search",
   "filter.selectAll": "Select all",
   "filter.noOptions": "Nothing to choose",
-  "declare.open": "No receipt?",
-  "declare.title": "Declare: no receipt",
-  "declare.intro":
-    "If the receipt cannot be had (lost, or the merchant gave none), declare what was bought and why.",
-  "declare.what": "What was bought",
-  "declare.reason": "Why there is no receipt",
-  "declare.confirm": "I, {name}, confirm that this declaration is true ({time}).",
-  "declare.submit": "Declare",
-  "declare.cancel": "Cancel",
-  "declare.required": "Fill in both fields and tick the confirmation.",
-  "declare.done": "Declaration recorded",
-  "declare.heading": "No-receipt declaration",
-  "declare.by": "Declared by {name} on {time}",
-  "declare.pending": "Waiting for an approver to accept it",
-  "declare.accepted": "Accepted by {name} on {time}",
-  "declare.withdraw": "Withdraw declaration",
-  "declare.withdrawConfirm": "Withdraw this declaration? The receipt will be missing again.",
-  "declare.withdrawn": "Declaration withdrawn",
-  "declare.off": "Declarations without receipt are switched off in your organisation.",
-  "declare.notPurchase": "Only a captured or authorised purchase can be declared without receipt.",
-  "declare.reviewed": "This transaction is reviewed: its declaration can no longer change.",
-  "declare.hasReceipt": "This transaction already has a receipt.",
-  "declare.exists": "This transaction already has a declaration.",
-  "declare.none": "This transaction has no declaration.",
-  "declare.notPending": "This declaration is not waiting for approval.",
-  "declare.listTitle": "No-receipt declarations",
-  "declare.accept": "Accept",
-  "declare.refuse": "Refuse",
-  "declare.acceptFor": "Accept the declaration: {what}",
-  "declare.refuseFor": "Refuse the declaration: {what}",
-  "declare.acceptedNotice": "Declaration accepted",
-  "declare.refusedNotice": "Declaration refused",
   "push.reminder.title": "Receipt missing",
   "push.reminder.body": "Add the receipt for {amount} at {merchant} ({date})",
   "mail.digest.subject": "QCard: receipts still missing ({count})",
@@ -307,6 +277,7 @@ export const en = {
 
   ...enRequests,
   ...enApprovals,
+  ...enDeclare,
 } as const;
 
 export type TranslationKey = keyof typeof en;

@@ -1,11 +1,12 @@
 import type { Dictionary } from "./en.ts";
 import { esRequests } from "./es_requests.ts";
 import { esApprovals } from "./es_approvals.ts";
+import { esDeclare } from "./es_declare.ts";
 
 /**
  * Spanish. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
- * This file and its two parts (es_requests.ts, es_approvals.ts) split at the same keys as
- * en.ts (which says which part holds what).
+ * This file and its three parts (es_requests.ts, es_approvals.ts, es_declare.ts) split at
+ * the same keys as en.ts (which says which part holds what).
  * Formal address (usted); questions open with ¿ and exclamations with ¡; «…» quotation marks;
  * "…" for ellipses. Terms: solicitud (request), aprobación (approval), recibo (receipt), cuenta
  * contable (GL code), centro de coste (cost center), traspasar (flip), IVA (VAT).
@@ -369,38 +370,6 @@ export const es: Dictionary = {
   "filter.search": "Buscar",
   "filter.selectAll": "Seleccionar todo",
   "filter.noOptions": "No hay nada que elegir",
-  "declare.open": "¿Sin recibo?",
-  "declare.title": "Declarar: sin recibo",
-  "declare.intro":
-    "Si no se puede obtener el recibo (perdido, o el comercio no lo dio), declare qué se compró y por qué.",
-  "declare.what": "Qué se compró",
-  "declare.reason": "Por qué no hay recibo",
-  "declare.confirm": "Yo, {name}, confirmo que esta declaración es verdadera ({time}).",
-  "declare.submit": "Declarar",
-  "declare.cancel": "Cancelar",
-  "declare.required": "Rellene ambos campos y marque la confirmación.",
-  "declare.done": "Declaración registrada",
-  "declare.heading": "Declaración sin recibo",
-  "declare.by": "Declarado por {name} el {time}",
-  "declare.pending": "Pendiente de que un aprobador la acepte",
-  "declare.accepted": "Aceptada por {name} el {time}",
-  "declare.withdraw": "Retirar la declaración",
-  "declare.withdrawConfirm": "¿Retirar esta declaración? El recibo volverá a faltar.",
-  "declare.withdrawn": "Declaración retirada",
-  "declare.off": "Las declaraciones sin recibo están desactivadas en su organización.",
-  "declare.notPurchase": "Solo una compra capturada o autorizada puede declararse sin recibo.",
-  "declare.reviewed": "Esta transacción está revisada: su declaración ya no puede cambiar.",
-  "declare.hasReceipt": "Esta transacción ya tiene un recibo.",
-  "declare.exists": "Esta transacción ya tiene una declaración.",
-  "declare.none": "Esta transacción no tiene declaración.",
-  "declare.notPending": "Esta declaración no espera aprobación.",
-  "declare.listTitle": "Declaraciones sin recibo",
-  "declare.accept": "Aceptar",
-  "declare.refuse": "Rechazar",
-  "declare.acceptFor": "Aceptar la declaración: {what}",
-  "declare.refuseFor": "Rechazar la declaración: {what}",
-  "declare.acceptedNotice": "Declaración aceptada",
-  "declare.refusedNotice": "Declaración rechazada",
   "push.reminder.title": "Falta el recibo",
   "push.reminder.body": "Añada el recibo de {amount} en {merchant} ({date})",
   "mail.digest.subject": "QCard: recibos que aún faltan ({count})",
@@ -412,4 +381,5 @@ export const es: Dictionary = {
 
   ...esRequests,
   ...esApprovals,
+  ...esDeclare,
 };

@@ -1,11 +1,12 @@
 import type { Dictionary } from "./en.ts";
 import { frRequests } from "./fr_requests.ts";
 import { frApprovals } from "./fr_approvals.ts";
+import { frDeclare } from "./fr_declare.ts";
 
 /**
  * French. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
- * This file and its two parts (fr_requests.ts, fr_approvals.ts) split at the same keys as
- * en.ts (which says which part holds what).
+ * This file and its three parts (fr_requests.ts, fr_approvals.ts, fr_declare.ts) split at
+ * the same keys as en.ts (which says which part holds what).
  * Typography: typographic apostrophe (’), "…" for ellipses, and a no-break space (U+00A0)
  * before a colon, semicolon, question mark or exclamation mark.
  */
@@ -361,38 +362,6 @@ export const fr: Dictionary = {
   "filter.search": "Rechercher",
   "filter.selectAll": "Tout sélectionner",
   "filter.noOptions": "Aucun choix disponible",
-  "declare.open": "Pas de justificatif ?",
-  "declare.title": "Déclarer : pas de justificatif",
-  "declare.intro":
-    "Si le justificatif ne peut pas être obtenu (perdu, ou le commerçant n’en a pas remis), déclarez ce qui a été acheté et pourquoi.",
-  "declare.what": "Ce qui a été acheté",
-  "declare.reason": "Pourquoi il n’y a pas de justificatif",
-  "declare.confirm": "Je soussigné(e), {name}, confirme que cette déclaration est exacte ({time}).",
-  "declare.submit": "Déclarer",
-  "declare.cancel": "Annuler",
-  "declare.required": "Remplissez les deux champs et cochez la confirmation.",
-  "declare.done": "Déclaration enregistrée",
-  "declare.heading": "Déclaration d’absence de justificatif",
-  "declare.by": "Déclaré par {name} le {time}",
-  "declare.pending": "En attente d’acceptation par un approbateur",
-  "declare.accepted": "Acceptée par {name} le {time}",
-  "declare.withdraw": "Retirer la déclaration",
-  "declare.withdrawConfirm": "Retirer cette déclaration ? Le justificatif manquera de nouveau.",
-  "declare.withdrawn": "Déclaration retirée",
-  "declare.off": "Les déclarations sans justificatif sont désactivées dans votre organisation.",
-  "declare.notPurchase": "Seul un achat capturé ou autorisé peut être déclaré sans justificatif.",
-  "declare.reviewed": "Cette transaction est vérifiée : sa déclaration ne peut plus changer.",
-  "declare.hasReceipt": "Cette transaction a déjà un justificatif.",
-  "declare.exists": "Cette transaction a déjà une déclaration.",
-  "declare.none": "Cette transaction n’a pas de déclaration.",
-  "declare.notPending": "Cette déclaration n’attend pas d’approbation.",
-  "declare.listTitle": "Déclarations d’absence de justificatif",
-  "declare.accept": "Accepter",
-  "declare.refuse": "Refuser",
-  "declare.acceptFor": "Accepter la déclaration : {what}",
-  "declare.refuseFor": "Refuser la déclaration : {what}",
-  "declare.acceptedNotice": "Déclaration acceptée",
-  "declare.refusedNotice": "Déclaration refusée",
   "push.reminder.title": "Justificatif manquant",
   "push.reminder.body": "Ajoutez le justificatif de {amount} chez {merchant} ({date})",
   "mail.digest.subject": "QCard : justificatifs encore manquants ({count})",
@@ -404,4 +373,5 @@ export const fr: Dictionary = {
 
   ...frRequests,
   ...frApprovals,
+  ...frDeclare,
 };
