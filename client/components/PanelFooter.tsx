@@ -19,3 +19,19 @@ export function PanelFooter(props: { children: ReactNode }) {
   if (slot === undefined) return <>{props.children}</>;
   return slot ? createPortal(props.children, slot) : null;
 }
+
+/** A form's submit button in the panel's footer; `form` is the form's id. */
+export function FooterSubmit(props: { form: string; disabled?: boolean; children: ReactNode }) {
+  return (
+    <PanelFooter>
+      <button
+        type="submit"
+        form={props.form}
+        className="primary wide sticky-action"
+        disabled={props.disabled}
+      >
+        {props.children}
+      </button>
+    </PanelFooter>
+  );
+}

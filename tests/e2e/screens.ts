@@ -9,17 +9,9 @@
 import type { Page } from "puppeteer-core";
 import { decide } from "../../server/domain/approvals.ts";
 import { activate, click, start, tapDigits, waitText } from "./harness.ts";
-import { closeAll, fill, mainTab, pick, settled, tap, waitInTopPanel } from "./panels.ts";
+import { closeAll, fill, mainTab, pick, tap, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, DAY, postAs, purchase } from "./transactions_setup.ts";
-
-const OUT = new URL("../../docs/screenshots/", import.meta.url);
-
-async function shot(p: Page, name: string): Promise<void> {
-  await settled(p).catch(() => {});
-  await new Promise((r) => setTimeout(r, 400)); // the notice and pill transitions
-  await p.screenshot({ path: `${OUT.pathname}${name}.png` as `${string}.png` });
-  console.log(`docs/screenshots/${name}.png`);
-}
+import { shot } from "./shots.ts";
 
 async function openRow(p: Page, selector: string, text: string): Promise<void> {
   await p.waitForFunction(
@@ -42,7 +34,6 @@ async function openRow(p: Page, selector: string, text: string): Promise<void> {
   await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
 }
 
-await Deno.mkdir(OUT, { recursive: true });
 const env = await start("preact");
 try {
   const p = await activate(env, "employee@demo.example");

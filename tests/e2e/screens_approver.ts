@@ -10,17 +10,9 @@
  */
 import type { Page } from "puppeteer-core";
 import { activate, click, start, waitText } from "./harness.ts";
-import { closeAll, inTopPanel, settled, waitInTopPanel } from "./panels.ts";
+import { closeAll, inTopPanel, waitInTopPanel } from "./panels.ts";
 import { openApprovalRow, submitThree } from "./approver_view_test.ts";
-
-const OUT = new URL("../../docs/screenshots/", import.meta.url);
-
-async function shot(p: Page, name: string): Promise<void> {
-  await settled(p).catch(() => {});
-  await new Promise((r) => setTimeout(r, 400)); // the notice and pill transitions
-  await p.screenshot({ path: `${OUT.pathname}${name}.png` as `${string}.png` });
-  console.log(`docs/screenshots/${name}.png`);
-}
+import { shot } from "./shots.ts";
 
 async function approve(p: Page, what: string): Promise<void> {
   await inTopPanel(p, "Approve");
@@ -30,7 +22,6 @@ async function approve(p: Page, what: string): Promise<void> {
   await p.waitForSelector(".side-panel.open .next-bar");
 }
 
-await Deno.mkdir(OUT, { recursive: true });
 const env = await start("preact");
 try {
   await submitThree(env);

@@ -8,22 +8,12 @@
  * dist/): the Transactions tab with the pinned group (one purchase overdue, two not yet due,
  * the rest in their day groups), and the main screen's badge counting them.
  */
-import type { Page } from "puppeteer-core";
 import { activate, click, start, waitText } from "./harness.ts";
-import { mainTab, settled } from "./panels.ts";
+import { mainTab } from "./panels.ts";
 import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
 import { backdate } from "./needs_receipt_test.ts";
+import { shot } from "./shots.ts";
 
-const OUT = new URL("../../docs/screenshots/", import.meta.url);
-
-async function shot(p: Page, name: string): Promise<void> {
-  await settled(p).catch(() => {});
-  await new Promise((r) => setTimeout(r, 400)); // the notice and pill transitions
-  await p.screenshot({ path: `${OUT.pathname}${name}.png` as `${string}.png` });
-  console.log(`docs/screenshots/${name}.png`);
-}
-
-await Deno.mkdir(OUT, { recursive: true });
 const env = await start("preact");
 try {
   const p = await activate(env, "employee@demo.example");

@@ -18,24 +18,16 @@ import {
   inTopPanel,
   mainTab,
   pick,
-  settled,
   tap,
   waitInTopPanel,
 } from "./panels.ts";
 import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
 import { makePng } from "../fixtures/files.ts";
 import { openTx } from "./offline_till_test.ts";
+import { shot as docShot } from "./shots.ts";
 
-const OUT = new URL("../../docs/screenshots/", import.meta.url);
+const shot = (p: Page, name: string) => docShot(p, `offline-till-${name}`);
 
-async function shot(p: Page, name: string): Promise<void> {
-  await settled(p).catch(() => {});
-  await new Promise((r) => setTimeout(r, 400)); // the notice and panel transitions
-  await p.screenshot({ path: `${OUT.pathname}offline-till-${name}.png` as `${string}.png` });
-  console.log(`docs/screenshots/offline-till-${name}.png`);
-}
-
-await Deno.mkdir(OUT, { recursive: true });
 const dir = await Deno.makeTempDir({ prefix: "qcard-till-shots-" });
 const photo = `${dir}/receipt.png`;
 await Deno.writeFile(photo, makePng(600, 800, { rgb: [236, 226, 196] }));

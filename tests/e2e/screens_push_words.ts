@@ -16,17 +16,10 @@ import { activate, click, start, tapDigits, waitText } from "./harness.ts";
 import { closeAll, settled, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, postAs, purchase } from "./transactions_setup.ts";
 import { serviceWorker, waitFor } from "./push_worker.ts";
+import { shot as docShot } from "./shots.ts";
 
-const OUT = new URL("../../docs/screenshots/", import.meta.url);
+const shot = (p: Page, name: string) => docShot(p, `push-words-${name}`);
 
-async function shot(p: Page, name: string): Promise<void> {
-  await settled(p).catch(() => {});
-  await new Promise((r) => setTimeout(r, 400)); // the banner's and panels' transitions
-  await p.screenshot({ path: `${OUT.pathname}push-words-${name}.png` as `${string}.png` });
-  console.log(`docs/screenshots/push-words-${name}.png`);
-}
-
-await Deno.mkdir(OUT, { recursive: true });
 const env = await start("preact");
 try {
   const { deps } = env;

@@ -8,22 +8,12 @@
  * a purchase in France with its receipt attached, the VAT panel opened from its header, the
  * country's standard rate filled in and marked as a suggestion.
  */
-import type { Page } from "puppeteer-core";
 import { activate, click, start, waitText } from "./harness.ts";
-import { fileInput, inTopPanel, mainTab, settled, waitInTopPanel } from "./panels.ts";
+import { fileInput, inTopPanel, mainTab, waitInTopPanel } from "./panels.ts";
 import { makePng } from "../fixtures/files.ts";
 import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
+import { shot } from "./shots.ts";
 
-const OUT = new URL("../../docs/screenshots/", import.meta.url);
-
-async function shot(p: Page, name: string): Promise<void> {
-  await settled(p).catch(() => {});
-  await new Promise((r) => setTimeout(r, 400)); // the notice and pill transitions
-  await p.screenshot({ path: `${OUT.pathname}${name}.png` as `${string}.png` });
-  console.log(`docs/screenshots/${name}.png`);
-}
-
-await Deno.mkdir(OUT, { recursive: true });
 const env = await start("preact");
 const dir = await Deno.makeTempDir({ prefix: "qcard-vat-shot-" });
 try {

@@ -19,7 +19,7 @@ import { accounts, typesByAccount } from "../../state/lookups.ts";
 import { working } from "../../state/session.ts";
 import { openSheet } from "../../state/ui.ts";
 import { choose, CodeFields } from "./CodeFields.tsx";
-import { PanelFooter } from "../../components/PanelFooter.tsx";
+import { FooterSubmit } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 create request: account (when more than one), type, amount or budget, currency,
@@ -208,16 +208,9 @@ export function CreateRequestBody(props: { editing?: boolean }) {
       </label>
       <FieldError id="create-url-error" message={errors.url} />
       {message ? <p ref={said} className="form-error" role="alert">{message}</p> : null}
-      <PanelFooter>
-        <button
-          type="submit"
-          form="form-create"
-          className="primary wide sticky-action"
-          disabled={working.value}
-        >
-          {props.editing ? t("edit.save") : t("create.submit")}
-        </button>
-      </PanelFooter>
+      <FooterSubmit form="form-create" disabled={working.value}>
+        {props.editing ? t("edit.save") : t("create.submit")}
+      </FooterSubmit>
     </form>
   );
 }

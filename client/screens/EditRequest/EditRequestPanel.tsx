@@ -7,7 +7,7 @@ import { editDraft, formError } from "../../state/requests.ts";
 import { working } from "../../state/session.ts";
 import { CodeFields } from "../CreateRequest/CodeFields.tsx";
 import { CreateRequestBody } from "../CreateRequest/CreateRequestPanel.tsx";
-import { PanelFooter } from "../../components/PanelFooter.tsx";
+import { FooterSubmit } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 edit request: purpose, cost center, GL code, project code (all three required once
@@ -43,16 +43,9 @@ export function EditRequestBody() {
         onProject={(projectOid) => patchEdit({ projectOid })}
       />
       {formError.value ? <p className="form-error" role="alert">{formError.value}</p> : null}
-      <PanelFooter>
-        <button
-          type="submit"
-          form="form-edit"
-          className="primary wide sticky-action"
-          disabled={working.value}
-        >
-          {t("edit.save")}
-        </button>
-      </PanelFooter>
+      <FooterSubmit form="form-edit" disabled={working.value}>
+        {t("edit.save")}
+      </FooterSubmit>
     </form>
   );
 }

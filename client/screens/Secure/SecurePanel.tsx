@@ -24,7 +24,7 @@ import {
 } from "../../shared/secure_rules.ts";
 import { working } from "../../state/session.ts";
 import { revealedPassword, secureSettings } from "../../state/wallet.ts";
-import { PanelFooter } from "../../components/PanelFooter.tsx";
+import { FooterSubmit } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 Secure (3D secure) side panel, §4 flow, §5 rules: password, country prefix and phone;
@@ -230,16 +230,9 @@ function SecureForm(props: {
         )
         : null}
       {pinMessage ? <p className="form-error" role="alert">{pinMessage}</p> : null}
-      <PanelFooter>
-        <button
-          type="submit"
-          form="form-secure"
-          className="primary wide sticky-action"
-          disabled={!canSave}
-        >
-          {t("secure.save")}
-        </button>
-      </PanelFooter>
+      <FooterSubmit form="form-secure" disabled={!canSave}>
+        {t("secure.save")}
+      </FooterSubmit>
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { t } from "../../i18n/index.ts";
 import { working } from "../../state/session.ts";
 import { flipDraft, flipError } from "../../state/transactions.ts";
 import { CodeFields } from "../CreateRequest/CodeFields.tsx";
-import { PanelFooter } from "../../components/PanelFooter.tsx";
+import { FooterSubmit } from "../../components/PanelFooter.tsx";
 
 /**
  * spec §2 Flip form: purpose (required, spec §5), cost center, GL code and project code
@@ -38,16 +38,9 @@ export function FlipBody() {
         onProject={(projectOid) => patchFlip({ projectOid })}
       />
       {flipError.value ? <p className="form-error" role="alert">{flipError.value}</p> : null}
-      <PanelFooter>
-        <button
-          type="submit"
-          form="form-flip"
-          className="primary wide sticky-action"
-          disabled={working.value}
-        >
-          {t("flip.submit")}
-        </button>
-      </PanelFooter>
+      <FooterSubmit form="form-flip" disabled={working.value}>
+        {t("flip.submit")}
+      </FooterSubmit>
     </form>
   );
 }

@@ -4,7 +4,7 @@ import { editNote, saveNote } from "../../actions/receipts.ts";
 import { t } from "../../i18n/index.ts";
 import { noteDraft } from "../../state/receipts.ts";
 import { working } from "../../state/session.ts";
-import { PanelFooter } from "../../components/PanelFooter.tsx";
+import { FooterSubmit } from "../../components/PanelFooter.tsx";
 
 /** spec §2 receipt notes panel: a textarea of at most 200 characters (spec §5, §9). */
 export function ReceiptNoteBody() {
@@ -34,16 +34,9 @@ export function ReceiptNoteBody() {
         {t("receipts.noteCount", { count: d.note.length, max: RECEIPT_NOTE_MAX })}
       </p>
       {d.error ? <p className="form-error" role="alert">{d.error}</p> : null}
-      <PanelFooter>
-        <button
-          type="submit"
-          form="form-receipt-note"
-          className="primary wide sticky-action"
-          disabled={working.value}
-        >
-          {t("receipts.saveNote")}
-        </button>
-      </PanelFooter>
+      <FooterSubmit form="form-receipt-note" disabled={working.value}>
+        {t("receipts.saveNote")}
+      </FooterSubmit>
     </form>
   );
 }
