@@ -13,6 +13,11 @@ export function followNetwork(): void {
   wired = true;
   addEventListener("offline", netDown);
   addEventListener("online", netUp);
-  reach.report = (ok) => (ok ? netUp() : netDown());
+  // An answer while the browser says it is offline came from the service worker's cache: no
+  // witness that the network is back ("Back online" while offline, then the strip gone).
+  reach.report = (ok) => {
+    if (!ok) netDown();
+    else if (typeof navigator === "undefined" || navigator.onLine !== false) netUp();
+  };
   if (typeof navigator !== "undefined" && navigator.onLine === false) netDown();
 }

@@ -95,11 +95,13 @@ async function until(what: string, fn: () => Promise<boolean> | boolean, timeout
 async function unlocks(phone: Phone, instant: string): Promise<void> {
   const page = await phone.open();
   await dumpOnFailure(page, async () => {
-    await page.waitForFunction(
-      () => /Enter your PIN|Enter the 5-digit code/.test(document.body.innerText),
-    );
-    const text = await page.evaluate(() => document.body.innerText);
-    assert.match(text, /Enter your PIN/, `${instant}: the device forgot it is activated`);
+    // Without its cookies (a kill within their 30 s) the first screen is the activation pad
+    // until QCDB has answered (client/actions/session.ts boot): the PIN pad must follow.
+    const remembered = await page.waitForFunction(
+      () => /Enter your PIN/.test(document.body.innerText),
+      { timeout: 10_000 },
+    ).then(() => true, () => false);
+    assert.ok(remembered, `${instant}: the device forgot it is activated`);
     await tapDigits(page, PIN);
     await page.waitForFunction(
       () => /Open menu|attempts left|Too many wrong PINs/.test(document.body.innerHTML),

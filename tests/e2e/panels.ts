@@ -44,16 +44,13 @@ export async function pick(page: Page, field: string, option: string): Promise<v
 }
 
 /**
- * Waits until no panel is sliding (its transform is back to none) and the offline strip will
- * not move the screen under a tap: it pushes everything down by its height when the network
- * drops and lets it back up when "Back online" goes (3 s later); a tap aimed before that moved
- * would land beside its target (on the strip, or on the row under a panel's Back).
+ * Waits until no panel is sliding (its transform is back to none) and "Back online" has gone:
+ * the offline strip lets the screen back up when it goes (3 s after the network returns), and
+ * a tap aimed before that move would land beside its target (on the row under a panel's Back).
  */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => {
-    const strip = document.querySelector(".offline-strip");
-    if (strip?.classList.contains("back")) return false;
-    if (strip && !navigator.onLine && !strip.classList.contains("shown")) return false;
+    if (document.querySelector(".offline-strip.back")) return false;
     return [...document.querySelectorAll(".side-panel")].every((e) => {
       const m = getComputedStyle(e).transform;
       return e.classList.contains("open") && (m === "none" || m === "matrix(1, 0, 0, 1, 0, 0)");
