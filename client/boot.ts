@@ -2,7 +2,7 @@
  * The only script of the static shells (`index.html`, `unlock.html`; build.ts), inline in them
  * (the server's CSP names it by its SHA-256): the first screen is painted from their markup and
  * the first screens' part of the stylesheet (inline) alone, with nothing fetched, then this
- * links the whole stylesheet and fetches the app. Fetched before that paint, they (or this
+ * links the whole stylesheet, the manifest and the icons and fetches the app. Fetched before that paint, they (or this
  * script as a file) would share a slow network and a slow CPU with it (the first screen of
  * spec §2; Lighthouse figures in docs/benchmarks.md). The service worker's shell (`app.html`)
  * links them directly: its files come from the cache.
@@ -18,6 +18,9 @@ let styled!: () => void;
 const whenStyled = new Promise<void>((done) => (styled = done));
 
 function start(): void {
+  // The manifest and icon links (build.ts keeps them out of the head until now).
+  const later = document.querySelector<HTMLTemplateElement>("template[data-after-paint]");
+  if (later) document.head.append(later.content);
   const entry = tag?.dataset.entry;
   if (!tag || !entry) return;
   const style = tag.dataset.style;

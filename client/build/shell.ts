@@ -99,7 +99,8 @@ export async function copyStatic(
           [...screens, `<i class="${PAD_STATE_CLASSES.join(" ")}">`].join(""),
         )
         : null;
-      const html = injectStaticShell(source, shell, css);
+      const icon = await Deno.readTextFile(join(from, "icons", "icon.svg")).catch(() => undefined);
+      const html = injectStaticShell(source, shell, css, icon);
       await Deno.writeTextFile(target, fillRoot(html, screens[0]));
       await Deno.writeTextFile(join(to, UNLOCK_SHELL), fillRoot(html, screens[1]));
       await Deno.writeTextFile(join(to, APP_SHELL), injectShell(source, shell));
@@ -127,18 +128,41 @@ export function injectShell(html: string, shell: Pick<Shell, "js" | "css">): str
  * worker yet): the first screens' part of the stylesheet inline (`css`), so the first screen
  * paints when the HTML arrives, and one inline module script, client/boot.ts, which links the
  * whole stylesheet (`data-style`) and fetches the entry and its chunks after that paint. Nothing
- * is fetched before the first paint. The server's CSP names the inline stylesheet and script by
+ * is fetched before the first paint (the manifest and icon links wait in a template). The server's CSP names the inline stylesheet and script by
  * their SHA-256 (server/routes/static.ts); every other script stays external
  * (`script-src 'self'`).
  */
-export function injectStaticShell(html: string, shell: Shell, css: string | null): string {
+export function injectStaticShell(
+  html: string,
+  shell: Shell,
+  css: string | null,
+  iconSvg?: string,
+): string {
   if (css?.includes("</style")) throw new Error("the stylesheet cannot be inlined: </style");
   // A module script's text ends at the first "</script" and "<!--" changes how it is parsed.
   if (/<\/script|<!--/i.test(shell.boot)) {
     throw new Error("the boot script cannot be inlined: </script or <!--");
   }
   const [entry, ...chunks] = shell.js;
+  // The manifest and icon links: fetched at once when parsed (the manifest then fetches its
+  // icons), they would share the network with the first paint. In an inert <template> the boot
+  // script puts into the head after that paint; the installed app's shell (app.html) links them.
+  // The tab's icon is the SVG itself, inline (`iconSvg`: a few hundred bytes; without an icon
+  // link the browser would ask for /favicon.ico at once).
+  const later: string[] = [];
+  html = html.replace(
+    /[ \t]*<link rel="(?:manifest|icon|apple-touch-icon)"[^>]*>\n/g,
+    (tag) => {
+      if (iconSvg && /rel="icon"/.test(tag)) {
+        const data = `data:image/svg+xml,${encodeURIComponent(iconSvg.trim())}`;
+        return tag.replace(/href="[^"]*"/, `href="${data}"`);
+      }
+      later.push(tag.trim());
+      return "";
+    },
+  );
   return intoHead(html, [
+    ...(later.length ? [`<template data-after-paint>${later.join("")}</template>`] : []),
     // The source map comment's URL would be read relative to the page: left out.
     ...(css === null
       ? []

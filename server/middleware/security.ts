@@ -9,6 +9,16 @@ import { SUPPORT_PREFIX } from "../support/pages.ts";
  * embed our own support pages ('self') and the origins in `frameSrc` (an external support
  * address). Nothing may frame our pages, except the support pages under SUPPORT_PREFIX,
  * which only our own origin may frame (the support tab).
+ *
+ * Cross-Origin-Opener-Policy `same-origin` cuts any other site's handle on our window (a page
+ * that opened or linked to us), except on a document the person opened themselves (the address
+ * bar, a bookmark, the home-screen icon: `Sec-Fetch-Site: none`, `Sec-Fetch-Dest: document`):
+ * no other page took part in that navigation, so there is no handle to cut, and the policy's
+ * browsing-context-group swap would start a fresh renderer before the first paint (on Chromium
+ * 156: 65-120 ms of main thread at full CPU speed, first paint 0.30-0.40 s instead of 0.16-0.21 s;
+ * docs/benchmarks.md). The one handle it leaves: a window another site opened empty, into which
+ * the person then types our address. The service worker's copy of the shell is fetched by the
+ * worker (not a document navigation), so it keeps the policy.
  */
 export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler<AppEnv> {
   const policy = (ancestors: string, styles: string[] = [], scripts: string[] = []) =>
@@ -48,7 +58,17 @@ export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler<AppE
     h.set("X-Content-Type-Options", "nosniff");
     h.set("Referrer-Policy", "no-referrer");
     h.set("X-Frame-Options", framed ? "SAMEORIGIN" : "DENY");
-    h.set("Cross-Origin-Opener-Policy", "same-origin");
+    if (!openedByThePerson(c.req.raw.headers)) h.set("Cross-Origin-Opener-Policy", "same-origin");
+    if (/^text\/html/.test(h.get("Content-Type") ?? "")) {
+      // The policy depends on these two request headers: a cache must key the page by them.
+      const vary = h.get("Vary");
+      h.set("Vary", [vary, "Sec-Fetch-Site", "Sec-Fetch-Dest"].filter(Boolean).join(", "));
+    }
     h.set("Permissions-Policy", "camera=(self), geolocation=(), microphone=()");
   };
+}
+
+/** A top-level document the person opened themselves: no other page took part. */
+export function openedByThePerson(headers: Headers): boolean {
+  return headers.get("Sec-Fetch-Site") === "none" && headers.get("Sec-Fetch-Dest") === "document";
 }

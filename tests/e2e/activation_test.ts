@@ -53,6 +53,25 @@ for (const flavour of FLAVOURS) {
         assert.deepEqual(await look(), inlineOnly, "the whole stylesheet moved the first screen");
         await held.find((r) => r.url().endsWith(".js"))!.continue();
         await loaded;
+        // The manifest and icon links wait in a template until the first paint (a request each,
+        // else beside the first screen's); then they are in the head, and the tab's icon is the
+        // SVG inline from the start.
+        assert.deepEqual(
+          await page.evaluate(() => ({
+            later: document.querySelector("template[data-after-paint]")?.innerHTML ?? null,
+            links: [...document.head.querySelectorAll("link[rel]")]
+              .map((l) => `${l.getAttribute("rel")} ${l.getAttribute("href")?.slice(0, 19)}`)
+              .filter((l) => !/^(stylesheet|modulepreload) /.test(l)),
+          })),
+          {
+            later: "",
+            links: [
+              "icon data:image/svg+xml,",
+              "manifest /manifest.webmanife",
+              "apple-touch-icon /icons/apple-touch-",
+            ],
+          },
+        );
         page.off("request", hold);
         await page.setRequestInterception(false);
         await page.waitForFunction(() => document.querySelectorAll(".pin-box.filled").length === 5);

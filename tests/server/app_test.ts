@@ -429,6 +429,50 @@ Deno.test("[app] / answers the PIN pad's shell to a device with the PIN length c
   }
 });
 
+Deno.test("[app] Cross-Origin-Opener-Policy: on every answer but a page the person opened", async () => {
+  const fx = await staticFixture();
+  const api = await testApp({ STATIC_DIR: fx.dir });
+  const coop = (r: { res: Response }) => r.res.headers.get("cross-origin-opener-policy");
+  try {
+    const own = { "sec-fetch-site": "none", "sec-fetch-dest": "document" };
+    // Address bar, bookmark, home-screen icon: no other page took part, no swap.
+    const typed = await get(api, "/", own);
+    assert.equal(typed.status, 200);
+    assert.equal(coop(typed), null);
+    const vary = typed.res.headers.get("vary") ?? "";
+    for (const h of ["Sec-Fetch-Site", "Sec-Fetch-Dest", "Cookie"]) {
+      assert.match(vary, new RegExp(`\\b${h}\\b`), `Vary: ${vary}`);
+    }
+    // Opened or linked from another site (or our own page), fetched by the service worker,
+    // a browser that sends no Sec-Fetch headers: the policy.
+    for (
+      const headers of [
+        { "sec-fetch-site": "cross-site", "sec-fetch-dest": "document" },
+        { "sec-fetch-site": "same-site", "sec-fetch-dest": "document" },
+        { "sec-fetch-site": "same-origin", "sec-fetch-dest": "document" },
+        { "sec-fetch-site": "same-origin", "sec-fetch-dest": "empty" },
+        { "sec-fetch-site": "none", "sec-fetch-dest": "empty" },
+        {} as Record<string, string>,
+      ]
+    ) {
+      const r = await get(api, "/", headers);
+      assert.equal(r.status, 200);
+      assert.equal(coop(r), "same-origin", JSON.stringify(headers));
+    }
+    // A JSON answer as the app fetches it: the policy (harmless on what is no document), no Vary
+    // on the fetch headers.
+    const json = await get(api, "/bonita/API/nothing-here", {
+      "sec-fetch-site": "same-origin",
+      "sec-fetch-dest": "empty",
+    });
+    assert.match(json.res.headers.get("content-type") ?? "", /^application\/json/);
+    assert.equal(coop(json), "same-origin");
+    assert.doesNotMatch(json.res.headers.get("vary") ?? "", /Sec-Fetch/);
+  } finally {
+    await fx.cleanup();
+  }
+});
+
 Deno.test("[app] static files: shell no-cache, hashed assets immutable, types and headers", async () => {
   const fx = await staticFixture();
   const api = await testApp({ STATIC_DIR: fx.dir });
