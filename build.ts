@@ -25,6 +25,7 @@ import { brotli, precompress } from "./client/build/compress.ts";
 import { ASSETS, emptyDir, ROOT, STATIC_DIR, toUrlPath } from "./client/build/files.ts";
 import { writeIcons } from "./client/build/icons.ts";
 import { copyPdfjsFiles } from "./client/build/pdfjs.ts";
+import { copyOcrFiles } from "./client/build/ocr.ts";
 import { buildServiceWorker } from "./client/build/precache.ts";
 import { RELEASE_FILE, releaseInfo, sourceHash } from "./client/build/release.ts";
 import {
@@ -121,6 +122,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const minify = opts.minify ?? true;
   await emptyDir(outDir);
   const pdfjs = await copyPdfjsFiles(outDir);
+  const ocr = await copyOcrFiles(outDir);
   const release = { ...(await releaseInfo()), ...opts.release };
 
   const app = await esbuild.build({
@@ -146,6 +148,7 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       "process.env.NODE_ENV": '"production"',
       QC_PDF_WORKER_URL: JSON.stringify(pdfjs.worker),
       QC_PDF_WASM_URL: JSON.stringify(pdfjs.wasmUrl),
+      QC_OCR: JSON.stringify({ worker: ocr.worker, core: ocr.core, langPath: ocr.langPath }),
       QC_VERSION: JSON.stringify(release.version),
       QC_RELEASED: JSON.stringify(release.released),
       QC_SOURCE_HASH: JSON.stringify(await sourceHash()),
@@ -164,7 +167,12 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
   const shell = shellFiles(app.metafile, outDir, ENTRY, await takeBoot(app.metafile));
   const chunk = staticGraph(app.metafile, PDFJS_ENTRY).map(urlOf);
   const inShell = new Set(shell.js);
-  const lazy = [...chunk.filter((p) => !inShell.has(p)), pdfjs.worker, ...pdfjs.decoders];
+  const lazy = [
+    ...chunk.filter((p) => !inShell.has(p)),
+    pdfjs.worker,
+    ...pdfjs.decoders,
+    ...ocr.files,
+  ];
   const extra: Record<string, string> = {};
   for (const [name, module] of Object.entries(opts.extraEntries ?? {})) {
     extra[name] = urlOf(staticGraph(app.metafile, module)[0]);
@@ -206,6 +214,12 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       wasmUrl: pdfjs.wasmUrl,
       lazy,
       gzipBytes: sum([...chunk.filter((p) => !inShell.has(p)), pdfjs.worker], (f) => f.gzipBytes),
+    },
+    ocr: {
+      files: ocr.files,
+      // What the first reading fetches: the engine and the person's language with English.
+      bytes: sum(ocr.files, (f) => f.bytes),
+      sentBytes: sum(ocr.files, (f) => Math.min(f.brotliBytes, f.gzipBytes, f.bytes)),
     },
     extra,
     budgetGzip: FIRST_LOAD_BUDGET_GZIP,

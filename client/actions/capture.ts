@@ -1,7 +1,9 @@
 import { t } from "../i18n/index.ts";
 import { type CapturedPage, captureDraft } from "../state/capture.ts";
 import { txDetail } from "../state/transactions.ts";
+import { receiptReading } from "../state/reading.ts";
 import { attachReceipt } from "./receipts.ts";
+import { readForTransaction } from "./reading.ts";
 
 // "Take photo" (spec §5 Upload; the receipt at the moment of purchase): each photo becomes a
 // page, scaled and enhanced on the device (client/lib/image_prep.ts, loaded on first use);
@@ -44,7 +46,12 @@ export async function addPhoto(file: File): Promise<void> {
   captureDraft.value = page
     ? { ...d, pages: [...d.pages, page], preparing: false }
     : { ...d, preparing: false, error: t("capture.failed") };
+  // Read on the device while the person looks at the photo: every page so far, as shot.
+  const pages = captureDraft.value?.pages ?? [];
+  if (page) void readForTransaction(txOid, pages.map((p) => p.plain.file), keyOf(pages));
 }
+
+const keyOf = (pages: CapturedPage[]) => pages.map((p) => p.id).join(" ");
 
 export function setEnhance(on: boolean): void {
   const d = captureDraft.value;
@@ -55,6 +62,8 @@ export function discardCapture(): void {
   const d = captureDraft.value;
   if (d) revoke(d.pages);
   captureDraft.value = null;
+  // What was read from the photos thrown away goes with them (sent ones keep it).
+  if (d && receiptReading.value?.key === keyOf(d.pages) && !d.sent) receiptReading.value = null;
 }
 
 function revoke(pages: CapturedPage[]): void {
@@ -96,5 +105,8 @@ export async function sendCapture(): Promise<void> {
   }
   // The first page's preview stands for the receipt (spec §9 preview).
   const ok = await attachReceipt(file, { file, name: file.name, preview: pages[0].preview });
-  if (ok && captureDraft.value === d) discardCapture();
+  if (ok && captureDraft.value === d) {
+    captureDraft.value = { ...d, sent: true };
+    discardCapture();
+  }
 }

@@ -26,6 +26,7 @@ import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { changed } from "./changes.ts";
 import { receiptsKey, showReceipts, showTx } from "./tx_cache.ts";
+import { readForTransaction } from "./reading.ts";
 
 // Receipts of the transaction on screen (spec §2 Transaction detail: receipt
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
@@ -115,6 +116,10 @@ onReplayed("note", (w, answer) => {
 export async function attachReceipt(file: File, prepared?: Prepared): Promise<boolean> {
   const txOid = txDetail.value?.oid;
   if (!txOid) return false;
+  // A file chosen (not photos read already): read on the device beside the upload.
+  if (!prepared) {
+    void readForTransaction(txOid, [file], `${file.name} ${file.size} ${file.lastModified}`);
+  }
   const done = await busy(async () => {
     try {
       if (!(await checkFile(file))) return false;

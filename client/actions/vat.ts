@@ -36,11 +36,17 @@ import {
   vatCodesAnswer,
 } from "../state/lookups.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
+import { receiptReading } from "../state/reading.ts";
 import { closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
 import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
-import { applySuggestion, countrySuggestion, type VatSuggestion } from "../shared/vat_prefill.ts";
+import {
+  applySuggestion,
+  countrySuggestion,
+  readSuggestion,
+  type VatSuggestion,
+} from "../shared/vat_prefill.ts";
 import { changed } from "./changes.ts";
 
 // VAT of the transaction on screen (spec §2 VAT choice and VAT side panel simple
@@ -184,7 +190,10 @@ export async function openVat(): Promise<void> {
   // Nothing chosen yet: the merchant country's standard rate, to confirm with OK, and the
   // receipt type chosen last time on this phone.
   const now = vatDraft.value;
-  if (now && now.txOid === tx.oid) suggestVat(countrySuggestion(now.countryId, vatCodes.value));
+  if (now && now.txOid === tx.oid) {
+    // What the receipt read on this phone says comes first; else the country's standard rate.
+    suggestVat(receiptSuggestion(tx) ?? countrySuggestion(now.countryId, vatCodes.value));
+  }
   const last = lastType();
   const cur = vatDraft.value;
   if (
@@ -235,6 +244,34 @@ export function suggestVat(s: VatSuggestion | null): void {
     ...r.draft,
     suggested: { source: s.source, lines: r.filled, unsure: r.unsure },
   };
+}
+
+/** What the receipt read on this phone (client/actions/reading.ts) suggests for `tx`. */
+function receiptSuggestion(tx: Transaction): VatSuggestion | null {
+  const r = receiptReading.value;
+  return r?.txOid === tx.oid && r.status === "done" && r.read ? readSuggestion(r.read, tx) : null;
+}
+
+/**
+ * A reading finished while the VAT panel is open on its transaction: it replaces the
+ * country's suggestion the person has not touched, and fills an untouched empty panel.
+ */
+export function offerReadVat(): void {
+  const d = vatDraft.value;
+  const tx = txDetail.value?.tx;
+  if (!d || !tx || d.txOid !== tx.oid) return;
+  const s = receiptSuggestion(tx);
+  if (!s) return;
+  const lines = [...d.lines] as VatDraft["lines"];
+  if (d.suggested?.source === "country") {
+    const untouched = lines.every((l, i) =>
+      d.suggested!.lines.includes(i) || (!l.oid && !l.amount)
+    );
+    if (!untouched) return;
+    for (const i of d.suggested.lines) lines[i] = emptyLine();
+    vatDraft.value = { ...d, lines, suggested: undefined };
+  }
+  suggestVat(s);
 }
 
 function patch(p: Partial<VatDraft>): void {

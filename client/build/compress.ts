@@ -14,11 +14,14 @@ export const COMPRESSIBLE = /\.(?:js|css|html|json|webmanifest|svg|txt)$/;
 /** Suffix of each precompressed copy. */
 export const SUFFIX: Record<Precompressed, string> = { br: ".br", gzip: ".gz" };
 
-/** Brotli at its best (quality 11, text mode): paid once per build, not per request. */
+/**
+ * Brotli at its best (quality 11, text mode): paid once per build, not per request. Past 1 MB
+ * (the receipt reader's engine, 3.9 MB) quality 9: 11 took 6.7 s a build for 12 % less.
+ */
 export function brotli(bytes: Uint8Array): Uint8Array {
   return brotliCompressSync(bytes, {
     params: {
-      [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+      [zlib.BROTLI_PARAM_QUALITY]: bytes.length > 1 << 20 ? 9 : zlib.BROTLI_MAX_QUALITY,
       [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT,
       [zlib.BROTLI_PARAM_SIZE_HINT]: bytes.length,
     },

@@ -72,6 +72,14 @@ export interface BuildReport {
   css: string | null;
   /** pdf.js, loaded only when a PDF is opened (spec §2's PDF viewer). */
   pdf: PdfFiles;
+  /** The receipt reader's engine and language data (client/build/ocr.ts), on demand. */
+  ocr: {
+    files: string[];
+    /** All of them, raw. */
+    bytes: number;
+    /** All of them as sent (the smallest of raw, gzip and brotli each). */
+    sentBytes: number;
+  };
   /** URL paths of the extra entries' outputs, by entry name. */
   extra: Record<string, string>;
   /** The first-load JS budget before the PIN pad, gzip bytes (preact flavour). */
@@ -98,7 +106,7 @@ export interface PdfFiles {
 export function formatReport(report: BuildReport): string {
   const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
   const firstLoad = new Set(report.firstLoadJs);
-  const onDemand = new Set(report.pdf.lazy);
+  const onDemand = new Set([...report.pdf.lazy, ...report.ocr.files]);
   const rows = report.files.filter((f) => !f.path.endsWith(".map")).map((f) => [
     `${firstLoad.has(f.path) ? "*" : onDemand.has(f.path) ? "~" : " "} ${f.path}`,
     kb(f.bytes),
@@ -126,5 +134,10 @@ export function formatReport(report: BuildReport): string {
       }`
       : "  (the first-load budget applies to the preact flavour)",
     `~ on demand (pdf.js, not precached): chunk + worker ${kb(report.pdf.gzipBytes)} gzip`,
+    `~ on demand (receipt reader, not precached): engine and 4 languages ${
+      kb(report.ocr.bytes)
+    } raw, ${
+      kb(report.ocr.sentBytes)
+    } as sent (a reading fetches the engine, its language and English)`,
   ].join("\n");
 }

@@ -10,6 +10,8 @@
  * profiles are approximated. pdf.js 6 evaluates no strings as code.
  */
 
+import { pdfLines, type PdfTextItem } from "../shared/receipt_text.ts";
+
 /** The part of pdf.js this module uses; loaded once, on first use. */
 type Pdfjs = typeof import("./pdfjs.ts");
 
@@ -59,6 +61,8 @@ export interface PdfDoc {
    * again into the same canvas cancels the draw still under way there.
    */
   renderPage(n: number, canvas: HTMLCanvasElement, opts: RenderOptions): Promise<void>;
+  /** Page `n`'s text layer as lines, top to bottom (none for a scan). */
+  lines(n: number): Promise<string[]>;
   destroy(): Promise<void>;
 }
 
@@ -117,6 +121,10 @@ export async function loadPdf(data: ArrayBuffer | Uint8Array): Promise<PdfDoc> {
       } finally {
         if (drawing.get(canvas) === task) drawing.delete(canvas);
       }
+    },
+    async lines(n) {
+      const content = await (await doc.getPage(n)).getTextContent();
+      return pdfLines(content.items as PdfTextItem[]);
     },
     async destroy() {
       await task.destroy();

@@ -8,6 +8,7 @@
  * is ever replaced; a line the source is unsure of is marked, left for the person; a rate the
  * organisation has no code for in that country is not invented.
  */
+import type { ReadReceipt } from "./receipt_text.ts";
 
 export interface PrefillCode {
   oid: string;
@@ -54,6 +55,29 @@ export function countrySuggestion(
   if (!mine.length) return null;
   const top = mine.reduce((a, b) => (b.percentage > a.percentage ? b : a));
   return { source: "country", countryId, lines: [{ percentage: top.percentage }] };
+}
+
+/**
+ * What a receipt read on the phone (client/shared/receipt_text.ts) suggests: its rates, and its
+ * amounts when the receipt is in the card's currency (the panel's amounts are), else the panel
+ * computes them from the rates; every line unsure when the reading was.
+ */
+export function readSuggestion(
+  read: ReadReceipt,
+  tx: { originalCurrency: string; pricingCurrency: string },
+): VatSuggestion | null {
+  if (!read.vat.length) return null;
+  const sameCurrency = (read.currency ?? tx.originalCurrency) === tx.pricingCurrency;
+  const unsure = read.unsure.includes("vat");
+  return {
+    source: "receipt",
+    countryId: null,
+    lines: read.vat.map((v) => ({
+      percentage: v.rate,
+      ...(sameCurrency ? { amount: v.amount } : {}),
+      ...(unsure ? { unsure: true } : {}),
+    })),
+  };
 }
 
 /** The code of `countryId` with this rate (to 0.01 %), if the organisation has one. */

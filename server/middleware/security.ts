@@ -2,6 +2,9 @@ import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../env.ts";
 import { SUPPORT_PREFIX } from "../support/pages.ts";
 
+/** The receipt reader's files (client/build/ocr.ts: `/assets/ocr-<hash>/`). */
+const OCR_PREFIX = "/assets/ocr-";
+
 /**
  * Security headers on every response, 404s and errors included: strict CSP (an inline style
  * or script only by the hash the static route names: the static shells' stylesheet and boot
@@ -45,7 +48,11 @@ export function securityHeaders(frameSrc: string[] = []): MiddlewareHandler<AppE
     const framed = c.req.path.startsWith(SUPPORT_PREFIX);
     // The static shells' inline stylesheet and script, by their hashes (server/routes/static.ts).
     const styles = c.get("styleHashes");
-    const scripts = c.get("scriptHashes");
+    // The receipt reader's engine (client/build/ocr.ts) is WebAssembly, compiled in its own
+    // worker: that worker's script alone may compile it.
+    const scripts = c.req.path.startsWith(OCR_PREFIX)
+      ? ["'wasm-unsafe-eval'"]
+      : c.get("scriptHashes");
     h.set(
       "Content-Security-Policy",
       styles?.length || scripts?.length

@@ -19,6 +19,8 @@ const TYPES: Record<string, string> = {
   txt: "text/plain; charset=utf-8",
   map: "application/json",
   woff2: "font/woff2",
+  // The receipt reader's language data (client/build/ocr.ts), gzipped by its npm package.
+  gz: "application/gzip",
 };
 
 /** Files that may have `.br`/`.gz` copies beside them (build.ts writes them). */

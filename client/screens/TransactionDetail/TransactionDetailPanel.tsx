@@ -23,6 +23,7 @@ import { txDetail } from "../../state/transactions.ts";
 import { txFromRow } from "../../state/tx_source.ts";
 import { txStatusLabel } from "../Transactions/TxRow.tsx";
 import { CaptureSection } from "./CaptureSection.tsx";
+import { ReadingCard } from "./ReadingCard.tsx";
 import { Chooser, receiptAccept, ReceiptsSection } from "./ReceiptsSection.tsx";
 import { VatRow } from "./VatRow.tsx";
 import { NoReceiptDeclaration } from "./NoReceiptDeclaration.tsx";
@@ -74,6 +75,7 @@ export function TransactionDetailBody() {
             {fromRow ? <p className="offline-note">{t("tx.offlineFromList")}</p> : null}
             {/* Take photo first: the receipt is the job people come for (spec §5 Upload). */}
             {canAttach ? <CaptureSection tx={d.tx} /> : null}
+            <ReadingCard tx={d.tx} />
             <ReceiptsSection tx={d.tx} />
             <NoReceiptDeclaration tx={d.tx} />
             {fromRow ? <OfflineVat /> : <VatRow tx={d.tx} />}

@@ -2,6 +2,7 @@ import type { Dictionary } from "./en.ts";
 import { deRequests } from "./de_requests.ts";
 import { deApprovals } from "./de_approvals.ts";
 import { deDeclare } from "./de_declare.ts";
+import { deReading } from "./de_reading.ts";
 
 /**
  * German. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
@@ -384,4 +385,5 @@ export const de: Dictionary = {
   ...deRequests,
   ...deApprovals,
   ...deDeclare,
+  ...deReading,
 };

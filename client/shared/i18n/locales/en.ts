@@ -2,6 +2,7 @@ import { enShell } from "./en_shell.ts";
 import { enRequests } from "./en_requests.ts";
 import { enApprovals } from "./en_approvals.ts";
 import { enDeclare } from "./en_declare.ts";
+import { enReading } from "./en_reading.ts";
 
 /**
  * English: the source language. Every UI string of the app and of its emails has a key
@@ -12,12 +13,13 @@ import { enDeclare } from "./en_declare.ts";
  * unlock, options, confirm dialogs, banners: `app.`, `common.`, `errors.`, `pinpad.`,
  * `activation.`, `lost.`, `pin.`, `options.` and a few more) live in en_shell.ts, the only
  * English bundled into the first load; tests/unit/i18n_split_test.ts says which key is
- * missing there. Everything else goes here or in one of the three parts this file spreads,
+ * missing there. Everything else goes here or in one of the four parts this file spreads,
  * split at the same keys in every language (en, fr, de, es):
  * - `<lang>.ts`: the main screen, lists, transactions, refusals, receipts, outbox, documents
  *   list, VAT, capture, flip, status, requests list and filter (`menu.` to `filter.apply`,
  *   without `declare.`); fr, de and es also hold the keys of en_shell.ts here (most of them).
  * - `<lang>_declare.ts`: the declaration of a purchase without receipt (`declare.`).
+ * - `<lang>_reading.ts`: what the phone read from a receipt, against the payment (`reading.`).
  * - `<lang>_requests.ts`: `field.account` to the last `install.` key (request form, budget,
  *   detail, wallet and cards, 3-D Secure, approvals list, install).
  * - `<lang>_approvals.ts`: `approval.title` to the end (approval detail, edit, request rules,
@@ -278,6 +280,7 @@ export const en = {
   ...enRequests,
   ...enApprovals,
   ...enDeclare,
+  ...enReading,
 } as const;
 
 export type TranslationKey = keyof typeof en;

@@ -2,6 +2,7 @@ import type { Dictionary } from "./en.ts";
 import { esRequests } from "./es_requests.ts";
 import { esApprovals } from "./es_approvals.ts";
 import { esDeclare } from "./es_declare.ts";
+import { esReading } from "./es_reading.ts";
 
 /**
  * Spanish. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
@@ -382,4 +383,5 @@ export const es: Dictionary = {
   ...esRequests,
   ...esApprovals,
   ...esDeclare,
+  ...esReading,
 };

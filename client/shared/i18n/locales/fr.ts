@@ -2,6 +2,7 @@ import type { Dictionary } from "./en.ts";
 import { frRequests } from "./fr_requests.ts";
 import { frApprovals } from "./fr_approvals.ts";
 import { frDeclare } from "./fr_declare.ts";
+import { frReading } from "./fr_reading.ts";
 
 /**
  * French. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
@@ -374,4 +375,5 @@ export const fr: Dictionary = {
   ...frRequests,
   ...frApprovals,
   ...frDeclare,
+  ...frReading,
 };

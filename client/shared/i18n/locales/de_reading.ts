@@ -1,0 +1,20 @@
+/** German, spread by de.ts: what the phone read from a receipt (`reading.`; en_reading.ts). */
+export const deReading = {
+  "reading.busy": "Beleg wird gelesen…",
+  "reading.title": "Vom Beleg gelesen",
+  "reading.total": "Summe",
+  "reading.date": "Datum",
+  "reading.merchant": "Händler",
+  "reading.vat": "MwSt.",
+  "reading.vatLine": "MwSt. {rate} %: {amount}",
+  "reading.unsure": "unsicher: bitte prüfen",
+  "reading.nothing": "Auf diesem Beleg war nichts lesbar: bitte selbst eingeben.",
+  "reading.unavailable": "Dieses Telefon kann keine Belege lesen: bitte selbst eingeben.",
+  "reading.matches": "Beleg passt zur Zahlung",
+  "reading.totalDiffers": "Belegsumme {receipt} — Zahlung {payment}",
+  "reading.dateDiffers": "Beleg vom {receipt} — Zahlung vom {payment}",
+  "reading.tip": "Die Zahlung ist {diff} höher: Trinkgeld?",
+  "reading.partial": "Die Zahlung ist {diff} niedriger: nur teilweise belastet?",
+  "reading.useVat": "Für MwSt. übernehmen",
+  "reading.dismiss": "Ausblenden",
+};

@@ -1,0 +1,20 @@
+/** Spanish, spread by es.ts: what the phone read from a receipt (`reading.`; en_reading.ts). */
+export const esReading = {
+  "reading.busy": "Leyendo el recibo…",
+  "reading.title": "Leído en el recibo",
+  "reading.total": "Importe total",
+  "reading.date": "Fecha",
+  "reading.merchant": "Comercio",
+  "reading.vat": "IVA",
+  "reading.vatLine": "IVA {rate} %: {amount}",
+  "reading.unsure": "dudoso: compruébelo",
+  "reading.nothing": "No se pudo leer nada en este recibo: introduzca lo que indica.",
+  "reading.unavailable": "Este teléfono no puede leer recibos: introduzca lo que indica.",
+  "reading.matches": "El recibo coincide con el pago",
+  "reading.totalDiffers": "Total del recibo {receipt} — pago {payment}",
+  "reading.dateDiffers": "Recibo del {receipt} — pago del {payment}",
+  "reading.tip": "El pago es {diff} mayor: ¿una propina?",
+  "reading.partial": "El pago es {diff} menor: ¿cargo parcial?",
+  "reading.useVat": "Usar para el IVA",
+  "reading.dismiss": "Ocultar",
+};
