@@ -148,7 +148,10 @@ export async function build(opts: BuildOptions): Promise<BuildReport> {
       "process.env.NODE_ENV": '"production"',
       QC_PDF_WORKER_URL: JSON.stringify(pdfjs.worker),
       QC_PDF_WASM_URL: JSON.stringify(pdfjs.wasmUrl),
-      QC_OCR: JSON.stringify({ worker: ocr.worker, core: ocr.core, langPath: ocr.langPath }),
+      // Strings, not one object: an object define becomes a module every entry imports.
+      QC_OCR_WORKER: JSON.stringify(ocr.worker),
+      QC_OCR_CORE: JSON.stringify(ocr.core),
+      QC_OCR_LANGS: JSON.stringify(ocr.langPath),
       QC_VERSION: JSON.stringify(release.version),
       QC_RELEASED: JSON.stringify(release.released),
       QC_SOURCE_HASH: JSON.stringify(await sourceHash()),

@@ -20,7 +20,10 @@ import {
 import { loadPdf } from "../lib/pdf.ts";
 
 /** Set by build.ts (esbuild `define`): the engine's files under /assets/ocr-<hash>/. */
-declare const QC_OCR: { worker: string; core: string; langPath: string };
+declare const QC_OCR_WORKER: string;
+declare const QC_OCR_CORE: string;
+/** The folder of the language data, ending in "/". */
+declare const QC_OCR_LANGS: string;
 
 /** The engine is let go after this long unused (its memory: ~100 MB with two languages). */
 const IDLE_MS = 60_000;
@@ -36,9 +39,9 @@ function engineFor(lang: ReceiptLanguage | undefined): Promise<Worker> {
     const worker = (async () => {
       const w = await createWorker(langs, 1, {
         // Our origin only: tesseract.js would take all three from a CDN.
-        workerPath: QC_OCR.worker,
-        corePath: QC_OCR.core,
-        langPath: QC_OCR.langPath.replace(/\/$/, ""),
+        workerPath: QC_OCR_WORKER,
+        corePath: QC_OCR_CORE,
+        langPath: QC_OCR_LANGS.replace(/\/$/, ""),
         // A worker from a blob: URL is not `worker-src 'self'`; the script's own answer
         // carries the CSP that lets it compile WebAssembly (server/middleware/security.ts).
         workerBlobURL: false,

@@ -49,7 +49,7 @@ export interface ReadHints {
 
 /** An amount: optional sign, thousands groups, a decimal comma or point and two decimals. */
 const AMOUNT =
-  /(?<![\d.,])(-?\s?)(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?([.,])\s?(\d{2})(?![\d%])(?!\s?%)/g;
+  /(?<![\d.,])(-?\s?)(\d{1,3}(?:[.,' ]\d{3})+|\d+)\s?([.,])\s?(\d{2})(?![\d%]|[.,]\d)(?!\s?%)/g;
 
 /** The amounts of a line, left to right. */
 export function amountsOf(line: string): number[] {

@@ -4,6 +4,8 @@
  */
 import { benchAnonymous } from "./anonymous.ts";
 import { benchCapture } from "./capture.ts";
+import { benchReceiptCorpus } from "./receipt_corpus.ts";
+import { benchReceiptReading } from "./receipt_reading.ts";
 import { benchDecisions } from "./decisions.ts";
 import { benchMessages } from "./messages.ts";
 import { benchPostgres } from "./postgres.ts";
@@ -17,6 +19,10 @@ const parts: Record<string, (l: typeof line) => Promise<void>> = {
   anonymous: benchAnonymous,
   postgres: benchPostgres,
   capture: benchCapture,
+  receipts: async (l) => {
+    await benchReceiptCorpus(l);
+    await benchReceiptReading(l);
+  },
   purchase_push: benchPurchasePush,
   pwalists: benchPwalists,
   decisions: benchDecisions,

@@ -22,6 +22,8 @@ import { benchPush } from "./push.ts";
 import { benchPwalists } from "./pwalists.ts";
 import { benchPurchasePush } from "./purchase_push.ts";
 import { benchRelay } from "./relay.ts";
+import { benchReceiptCorpus } from "./receipt_corpus.ts";
+import { benchReceiptReading } from "./receipt_reading.ts";
 import { benchScale } from "./scale.ts";
 import { benchTransactions } from "./transactions.ts";
 import { benchTransactionsTab } from "./transactions_tab.ts";
@@ -225,6 +227,10 @@ await benchUploads(line);
 // server RSS growth, rollbacks (issue 32 §4). See upload_load.ts.
 await benchUploadLoad(line);
 await benchCapture(line);
+// Receipts read on the device: the corpus of real receipts (share read right, time per file)
+// and a 12 MP photo to what was read, in Chromium (first use, after a restart, next photos).
+await benchReceiptCorpus(line);
+await benchReceiptReading(line);
 
 // Web push: fan-out to a local push service (JWT checked, payload decrypted). See push.ts.
 await benchPush(line);

@@ -12,27 +12,9 @@ import { fileInput, inTopPanel, mainTab, opts, panelsClosed, waitInTopPanel } fr
 import { makePng } from "../fixtures/files.ts";
 import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
+import { openTx } from "./receipt_setup.ts";
 
 const EMPLOYEE = "employee@demo.example";
-
-/** Taps the transaction row showing `text` on the Transactions tab. */
-async function openTx(p: Page, text: string): Promise<void> {
-  await p.waitForFunction(
-    (t) =>
-      [...document.querySelectorAll(".transactions-tab .tx-row")].some((e) =>
-        (e as HTMLElement).innerText.includes(t)
-      ),
-    { timeout: 15_000 },
-    text,
-  );
-  await p.evaluate((t) => {
-    const row = [...document.querySelectorAll(".transactions-tab .tx-row")].find((e) =>
-      (e as HTMLElement).innerText.includes(t)
-    );
-    (row as HTMLElement).click();
-  }, text);
-  await p.waitForSelector(".side-panel.open");
-}
 
 const value = (p: Page, sel: string) =>
   p.$eval(`.side-panel.open ${sel}`, (e) => (e as HTMLSelectElement).value);

@@ -1,6 +1,7 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { hideReading } from "../../actions/reading.ts";
 import { openVat } from "../../actions/vat.ts";
+import { Field } from "../../components/Field.tsx";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
 import { locale, t } from "../../i18n/index.ts";
 import type { Transaction } from "../../shared/contract/transactions.ts";
@@ -59,40 +60,16 @@ export function ReadingCard(props: { tx: Transaction }) {
       <h3>{t("reading.title")}</h3>
       <dl className="kvs">
         {read.total !== null
-          ? (
-            <div>
-              <dt>{t("reading.total")}</dt>
-              <dd>{money(read.total)} {unsure("total")}</dd>
-            </div>
-          )
+          ? <Field label={t("reading.total")}>{money(read.total)} {unsure("total")}</Field>
           : null}
-        {read.date
-          ? (
-            <div>
-              <dt>{t("reading.date")}</dt>
-              <dd>{shortDate(read.date)}</dd>
-            </div>
-          )
-          : null}
-        {read.merchant
-          ? (
-            <div>
-              <dt>{t("reading.merchant")}</dt>
-              <dd>{read.merchant}</dd>
-            </div>
-          )
-          : null}
+        {read.date ? <Field label={t("reading.date")}>{shortDate(read.date)}</Field> : null}
+        {read.merchant ? <Field label={t("reading.merchant")}>{read.merchant}</Field> : null}
         {read.vat.length
           ? (
-            <div>
-              <dt>{t("reading.vat")}</dt>
-              <dd>
-                {read.vat.map((v) =>
-                  t("reading.vatLine", { rate: v.rate, amount: money(v.amount) })
-                )
-                  .join(" · ")} {unsure("vat")}
-              </dd>
-            </div>
+            <Field label={t("reading.vat")}>
+              {read.vat.map((v) => t("reading.vatLine", { rate: v.rate, amount: money(v.amount) }))
+                .join(" · ")} {unsure("vat")}
+            </Field>
           )
           : null}
       </dl>
@@ -100,9 +77,11 @@ export function ReadingCard(props: { tx: Transaction }) {
         ? <p className="reading-match" role="status">{t("reading.matches")}</p>
         : match.kind === "differs"
         ? (
-          <ul className="reading-differs" role="status">
-            {match.differences.flatMap(said).filter(Boolean).map((s) => <li key={s}>{s}</li>)}
-          </ul>
+          <div role="status">
+            <ul className="reading-differs">
+              {match.differences.flatMap(said).filter(Boolean).map((s) => <li key={s}>{s}</li>)}
+            </ul>
+          </div>
         )
         : null}
       <div className="reading-actions">
