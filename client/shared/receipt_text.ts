@@ -219,7 +219,7 @@ function isoDate(y: number, m: number, d: number): string | null {
   if (y < 2000 || y > 2099 || m < 1 || m > 12 || d < 1) return null;
   const probe = new Date(Date.UTC(y, m - 1, d));
   if (probe.getUTCMonth() !== m - 1) return null;
-  return `${y}-${String(m).padStart(2, "0")}-${String(d).padStart(2, "0")}`;
+  return probe.toISOString().slice(0, 10);
 }
 
 function readDate(text: string, monthFirst: boolean): string | null {

@@ -97,7 +97,8 @@ export async function benchReceiptCorpus(line: Line): Promise<void> {
       await reader.close();
     }
   }
-  const share = (k: keyof typeof tally) => `${pct(tally[k][0], tally[k][1])} (${tally[k][0]}/${tally[k][1]})`;
+  const share = (k: keyof typeof tally) =>
+    `${pct(tally[k][0], tally[k][1])} (${tally[k][0]}/${tally[k][1]})`;
   line(`receipts read right (${truths.length} real): total`, share("total"), "goal ≥ 90 %");
   line("  date", share("date"), "goal ≥ 90 %");
   line("  merchant (contains)", share("merchant"), "goal ≥ 75 %");

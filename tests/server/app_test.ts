@@ -473,6 +473,22 @@ Deno.test("[app] Cross-Origin-Opener-Policy: on every answer but a page the pers
   }
 });
 
+Deno.test("[app] WebAssembly: only the receipt reader's files may compile it", async () => {
+  const fx = await staticFixture();
+  const api = await testApp({ STATIC_DIR: fx.dir });
+  const scriptSrc = async (path: string) =>
+    ((await get(api, path)).res.headers.get("content-security-policy") ?? "").split(";")
+      .map((d) => d.trim()).find((d) => d.startsWith("script-src")) ?? "";
+  try {
+    assert.match(await scriptSrc("/assets/ocr-ABCDEFGH/worker.js"), /'wasm-unsafe-eval'/);
+    for (const path of ["/", "/assets/main-ABCDEFGH.js", "/assets/pdfjs-worker-ABC.js", "/x"]) {
+      assert.doesNotMatch(await scriptSrc(path), /wasm/, path);
+    }
+  } finally {
+    await fx.cleanup();
+  }
+});
+
 Deno.test("[app] static files: shell no-cache, hashed assets immutable, types and headers", async () => {
   const fx = await staticFixture();
   const api = await testApp({ STATIC_DIR: fx.dir });
