@@ -120,6 +120,8 @@ export function staticRoutes(
     const ext = path.slice(path.lastIndexOf(".") + 1);
     if (!Object.hasOwn(TYPES, ext)) return await next();
     if (ext === "map" && !sourceMaps) return await next();
+    // The .br/.gz copies are not files of their own; the reader's language data is (gzip).
+    if (ext === "gz" && !path.endsWith(".traineddata.gz")) return await next();
     let file = await load(path, ext).catch(() => null);
     // A build without the PIN pad's shell: the plain one (the app renders the screen).
     if (!file && path === "/unlock.html") file = await load("/index.html", ext).catch(() => null);

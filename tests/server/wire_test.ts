@@ -102,11 +102,17 @@ Deno.test({
               const what = `${path} with Accept-Encoding ${accept}`;
               assert.equal(res.status, 200, what);
               assert.equal(res.headers.get("content-encoding"), expected, what);
-              // "/" and /index.html: one of two shells, chosen by the PIN length cookie.
+              // "/" and /index.html: one of two shells, chosen by the PIN length cookie; every
+              // page: Cross-Origin-Opener-Policy by who opened it (the Sec-Fetch headers).
               const byCookie = path === "/" || path === "/index.html";
+              const page = /^\/$|\.html$/.test(path);
               assert.equal(
                 res.headers.get("vary"),
-                byCookie ? "Accept-Encoding, Cookie" : "Accept-Encoding",
+                [
+                  "Accept-Encoding",
+                  ...(byCookie ? ["Cookie"] : []),
+                  ...(page ? ["Sec-Fetch-Site", "Sec-Fetch-Dest"] : []),
+                ].join(", "),
                 what,
               );
               assert.deepEqual(decode(expected, bytes), original, what);
