@@ -121,7 +121,13 @@ async function prepare(file: File): Promise<Prepared> {
  */
 export async function sendFile(
   file: File,
-  fields: { record: string; documenttype: "receipt" | "document"; secure?: boolean },
+  fields: {
+    record: string;
+    documenttype: "receipt" | "document";
+    secure?: boolean;
+    /** What the phone read from the receipt, sent with it (client/actions/reading.ts). */
+    read?: string;
+  },
   onProgress: (percent: number) => void,
   prepared?: Prepared,
 ): Promise<UploadResponse | null> {
@@ -132,6 +138,7 @@ export async function sendFile(
     documenttype: fields.documenttype,
     documentsecurity: fields.secure ? "1" : "0",
     archive: "false",
+    ...(fields.read ? { read: fields.read } : {}),
   };
   const queue = () =>
     enqueue({

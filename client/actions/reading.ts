@@ -2,6 +2,8 @@ import { preferredLanguage } from "../i18n/language.ts";
 import { receiptReading } from "../state/reading.ts";
 import { txDetail } from "../state/transactions.ts";
 import type { ReceiptLanguage } from "../shared/receipt_text.ts";
+import type { ReceiptRead } from "../shared/contract/documents.ts";
+import { matchPayment } from "../shared/receipt_match.ts";
 
 // The receipt read on the phone as soon as it is captured or chosen (client/ocr/read.ts,
 // loaded then): the result is a suggestion — shown on the transaction against the payment,
@@ -58,4 +60,26 @@ class Unavailable extends Error {}
 export function hideReading(): void {
   const r = receiptReading.value;
   if (r) receiptReading.value = { ...r, hidden: true };
+}
+
+/**
+ * What travels with the receipt of `txOid` when the person sends it: the fields read and shown
+ * to them (not hidden, none marked unsure) and what the phone said against the payment, as the
+ * upload's `read` field; nothing when nothing was read.
+ */
+export function readToSend(txOid: string): string | undefined {
+  const r = receiptReading.value;
+  const tx = txDetail.value?.oid === txOid ? txDetail.value.tx : null;
+  if (!r || r.txOid !== txOid || r.status !== "done" || r.hidden || !r.read || !tx) return;
+  const read = r.read;
+  const sure = (f: typeof read.unsure[number]) => !read.unsure.includes(f);
+  const sent: ReceiptRead = {
+    total: sure("total") ? read.total : null,
+    currency: read.currency,
+    date: read.date,
+    merchant: read.merchant?.slice(0, 100) ?? null,
+    vat: sure("vat") ? read.vat.slice(0, 5) : [],
+    match: matchPayment(read, tx).kind,
+  };
+  return JSON.stringify(sent);
 }

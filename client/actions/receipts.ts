@@ -26,7 +26,7 @@ import { lookup } from "./lookups.ts";
 import { messageOf } from "./messages.ts";
 import { changed } from "./changes.ts";
 import { receiptsKey, showReceipts, showTx } from "./tx_cache.ts";
-import { readForTransaction } from "./reading.ts";
+import { readForTransaction, readToSend } from "./reading.ts";
 
 // Receipts of the transaction on screen (spec §2 Transaction detail: receipt
 // images or a PDF viewer, attach and remove receipt, receipt notes panel; §5 Receipt note
@@ -124,9 +124,15 @@ export async function attachReceipt(file: File, prepared?: Prepared): Promise<bo
     try {
       if (!(await checkFile(file))) return false;
       receiptUpload.value = { name: file.name, percent: 0 };
-      const r = await sendFile(file, { record: txOid, documenttype: "receipt" }, (percent) => {
-        receiptUpload.value = { name: file.name, percent };
-      }, prepared);
+      const read = readToSend(txOid);
+      const r = await sendFile(
+        file,
+        { record: txOid, documenttype: "receipt", read },
+        (percent) => {
+          receiptUpload.value = { name: file.name, percent };
+        },
+        prepared,
+      );
       // null: no network, it waits in the offline queue, shown as pending (spec §1 offline).
       if (r) {
         applyUpload(txOid, r);

@@ -4,20 +4,22 @@
  * engine; the phone's reader (a Web Worker) and `deno task read-receipt` both end here.
  *
  * What is read is a suggestion the person confirms (spec §2 VAT panel, client/shared/vat_prefill.ts):
- * a field this is not sure of is listed in `unsure` and left for the person. The rules, in short:
+ * a field this is not sure of is listed in `unsure` and left for the person. The rules, in short
+ * (docs/receipts.md; measured on the corpus by tests/bench/receipt_corpus.ts):
  * - an amount is digits with a decimal comma or point and two decimals ("1.234,56", "1,234.56",
  *   "7,50", "-3.00"); OCR's stray spaces inside it ("12, 50") are tolerated;
  * - the total is the amount on (or right under) a line that names the total to pay ("TOTAL",
- *   "SUMME", "MONTANT", "A PAGAR", …) and is not a subtotal, net, tax, tendered or change line;
- *   several such lines: the largest ("TOTAL 12,00 / TOTAL TTC 14,40"); none: the largest amount
- *   of the text, marked unsure;
+ *   "SUMME", "MONTANT", "A PAGAR", …) and is not a subtotal, net, tax, tendered or change line,
+ *   checked against what paid it (the card's line, cash less change); with no such line, what
+ *   paid it, else the largest amount, unsure;
  * - the date is the first valid calendar date: day before month except for US dollars in English
  *   (or when the first number cannot be a month), years 2000-2099, written months in the four
  *   languages;
- * - the merchant is the first line of the top of the text that reads as a name (letters, not an
- *   address, phone, date or greeting);
- * - a VAT line holds a rate ("19%", "20,00 %") and an amount consistent with it: the tax of
- *   another amount on the line at that rate, or a line labelled as tax.
+ * - the merchant is a chain named anywhere in the text, else a company line ("… GmbH"), else the
+ *   first line of the top that reads as a name (not an address, phone, date or greeting);
+ * - a VAT line holds a rate ("19%", "20,00 %") and an amount consistent with it (the tax of
+ *   another amount on the line), or is a line labelled as tax; a VAT table is read by its
+ *   heading's columns, a rate not read worked out from its tax and net.
  */
 
 export type ReceiptLanguage = "en" | "fr" | "de" | "es";
@@ -126,9 +128,10 @@ function amountAfter(lines: string[], word: RegExp): number | null {
 
 /**
  * The total: the amount of a line naming the total to pay, checked against what paid it — the
- * card's amount, or cash given less change. Two of them agreeing: sure. The payment lines
- * agreeing with each other against a total line read differently: theirs, unsure (a digit
- * misread). Only one source, or none: unsure.
+ * card's amount, or cash given less change. A total line agreeing with a payment, or alone:
+ * sure; contradicted by one payment line: unsure; by two that agree: theirs, unsure (a digit
+ * misread). No total line: what paid it (sure when both agree), else a total whose decimal point
+ * the print lost, else the largest amount — unsure.
  */
 function readTotal(lines: string[]): { total: number | null; sure: boolean } {
   const named: number[] = [];

@@ -167,6 +167,7 @@ export function toReceipt(d: DocumentRecord, canDelete: 0 | 1): Receipt {
     size: d.size,
     createdDate: iso(d.createdAt),
     canBeDeleted: canDelete,
+    read: d.read ?? null,
   };
 }
 

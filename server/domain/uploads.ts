@@ -1,4 +1,8 @@
-import { PREVIEW_SIZE, type UploadResponse } from "../../client/shared/contract/documents.ts";
+import {
+  PREVIEW_SIZE,
+  type ReceiptRead,
+  type UploadResponse,
+} from "../../client/shared/contract/documents.ts";
 import { commitOnce } from "../store/idempotency.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import type { Deps } from "../env.ts";
@@ -97,6 +101,8 @@ export interface AttachTarget {
   record3?: string;
   documentType: "receipt" | "document";
   advanced: boolean;
+  /** A receipt's fields read on the phone and sent with it. */
+  read?: ReceiptRead | null;
 }
 
 export interface UploadInput extends AttachTarget {
@@ -227,6 +233,7 @@ export async function finishAttach(
           : null,
         advancedSecurity: target.advanced,
         note: "",
+        read: target.documentType === "receipt" ? target.read ?? null : null,
         createdAt: now,
         updatedAt: now,
         archive: t.archive,

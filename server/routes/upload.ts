@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
 import type { Hono } from "hono";
-import { PREVIEW_SIZE, UPLOAD_PATH, UploadFields } from "../../client/shared/contract/documents.ts";
+import {
+  PREVIEW_SIZE,
+  ReceiptRead,
+  UPLOAD_PATH,
+  UploadFields,
+} from "../../client/shared/contract/documents.ts";
 import type { AppEnv } from "../env.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import { translate } from "../i18n.ts";
@@ -152,7 +157,26 @@ function targetOf(fields: Record<string, string>): AttachTarget {
     record3: f.record3 || undefined,
     documentType: f.documenttype ?? "receipt",
     advanced: f.documentsecurity === "1" || f.documentsecurity === "true",
+    read: f.read ? readOf(f.read) : null,
   };
+}
+
+/** The `read` field: what the phone read from the receipt, as JSON (400 when it is not that). */
+function readOf(text: string): ReceiptRead {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw badRequest("invalid_body", "read: not JSON");
+  }
+  const parsed = ReceiptRead.safeParse(value);
+  if (!parsed.success) {
+    throw badRequest(
+      "invalid_body",
+      parsed.error.issues.map((i) => `read.${i.path.join(".")}: ${i.message}`).join("; "),
+    );
+  }
+  return parsed.data;
 }
 
 /** The part's first chunks, at least `n` bytes of it (fewer only if it is shorter). */

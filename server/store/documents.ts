@@ -1,5 +1,6 @@
 import { noteChange, userChannel } from "./changes.ts";
 import type { BlobRef } from "./blobs.ts";
+import type { ReceiptRead } from "../../client/shared/contract/documents.ts";
 
 /**
  * A receipt or document of a card transaction (spec §3 Document, Receipt). Kept
@@ -30,6 +31,8 @@ export interface DocumentRecord {
   createdAt: number;
   updatedAt: number;
   archive: boolean;
+  /** What the phone read from a receipt, as the person sent it (absent on older records). */
+  read?: ReceiptRead | null;
 }
 
 /** Where a document is, by its oid (calls that name the document, not the transaction). */

@@ -122,6 +122,13 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Send receipt");
           await waitInTopPanel(p, "Receipts (1)");
           assert.match(await readingText(p), /Receipt matches the payment/);
+          // What was read went with it, and shows with the receipt.
+          await waitInTopPanel(p, "Read on the phone:");
+          const sent = await p.$eval(
+            ".side-panel.open .receipt-read",
+            (e) => (e as HTMLElement).innerText,
+          );
+          assert.match(sent, /54[.,]90.*BISTRO LYON.*matches the payment/, sent);
           await inTopPanel(p, "Use for VAT");
           await waitInTopPanel(p, "Filled in from the receipt");
           if (SHOTS && flavour === "preact") await shot(p, "receipt-read-vat");

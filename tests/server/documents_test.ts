@@ -797,3 +797,55 @@ Deno.test(
     assert.doesNotThrow(() => new Headers({ "content-disposition": cd }));
   }),
 );
+
+Deno.test(
+  "[documents] what the phone read travels with its receipt: stored, listed; a bad one refused, nothing kept",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const read = {
+      total: 42,
+      currency: "EUR",
+      date: "2026-11-28",
+      merchant: "Bistro Lyon",
+      vat: [{ rate: 20, amount: 7 }],
+      match: "match",
+    };
+    const up = await uploaded(api, emp.h, {
+      record: tx,
+      file: makePng(80, 60),
+      fields: { read: JSON.stringify(read) },
+    });
+    assert.deepEqual(up.receipt?.read, read);
+    const rec = await get(api, emp.h, `pwaexpensereceipts?oid=${tx}`);
+    assert.deepEqual((rec.json.receipts as Receipt[])[0].read, read);
+    // A receipt sent without it: none.
+    await uploaded(api, emp.h, { record: tx, file: makePng(40, 30) });
+    const both = (await get(api, emp.h, `pwaexpensereceipts?oid=${tx}`)).json.receipts as Receipt[];
+    assert.deepEqual(both.map((r) => r.read ?? null).filter(Boolean), [read]);
+    // Not JSON, or not what the phone reads: 400, and no document or chunk left behind.
+    const chunks = await chunkKeys(api);
+    for (
+      const bad of [
+        "{",
+        JSON.stringify({ ...read, total: -1 }),
+        JSON.stringify({ ...read, currency: "euro" }),
+        JSON.stringify({ ...read, date: "28/11/2026" }),
+        JSON.stringify({ ...read, vat: [{ rate: 99, amount: 1 }] }),
+        JSON.stringify({ ...read, match: "yes" }),
+        JSON.stringify({ ...read, merchant: "x".repeat(101) }),
+      ]
+    ) {
+      const r = await upload(api, emp.h, {
+        record: tx,
+        file: makePng(80, 60),
+        fields: { read: bad },
+      });
+      assertError(r, 400, "invalid_body");
+      assert.match(String(r.json.message), /read/, bad);
+    }
+    assert.equal(await chunkKeys(api), chunks, "no chunk of a refused upload is kept");
+    const after = (await get(api, emp.h, `pwaexpensereceipts?oid=${tx}`)).json
+      .receipts as Receipt[];
+    assert.equal(after.length, 2);
+  }),
+);

@@ -1,12 +1,13 @@
 import { useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
-import type { Receipt } from "../../shared/contract/documents.ts";
+import type { Receipt, ReceiptRead } from "../../shared/contract/documents.ts";
 import type { Transaction } from "../../shared/contract/transactions.ts";
 import { acceptList } from "../../actions/files.ts";
 import { attachReceipt, openNote, removeReceipt } from "../../actions/receipts.ts";
 import { QueuedState } from "../../components/FailedWrites.tsx";
 import { ProgressBar } from "../../components/ProgressBar.tsx";
-import { t } from "../../i18n/index.ts";
+import { formatMoney, shortDate } from "../../i18n/display.ts";
+import { locale, t } from "../../i18n/index.ts";
 import { shortName } from "../../lib/file_display.ts";
 import { queuedFor } from "../../state/outq.ts";
 import { network } from "../../state/ui.ts";
@@ -28,8 +29,25 @@ function ReceiptViewer(props: { receipt: Receipt }) {
         }}
       />
       {r.note ? <figcaption>{r.note}</figcaption> : null}
+      {r.read ? <ReadWithIt read={r.read} /> : null}
     </figure>
   );
+}
+
+/** What the phone read from the receipt, as sent with it (client/actions/reading.ts). */
+function ReadWithIt(props: { read: ReceiptRead }) {
+  const r = props.read;
+  const what = [
+    r.total !== null ? formatMoney(r.total, r.currency, locale.value) : null,
+    r.date ? shortDate(r.date) : null,
+    r.merchant,
+    r.match === "match"
+      ? t("reading.sentMatch")
+      : r.match === "differs"
+      ? t("reading.sentDiffers")
+      : null,
+  ].filter(Boolean).join(" · ");
+  return <p className={`receipt-read receipt-read-${r.match}`}>{t("reading.sent", { what })}</p>;
 }
 
 /**

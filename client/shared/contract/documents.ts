@@ -18,6 +18,28 @@ export const PREVIEW_SIZE = 1024;
 /** What `documenttype` says of an upload: a receipt of the transaction, or another document. */
 export const DOCUMENT_TYPES = ["receipt", "document"] as const;
 
+/**
+ * What the phone read from a receipt and the person sent with it (docs/receipts.md): the fields
+ * shown to them and not marked unsure, and what the phone said of it against the payment. Read
+ * on the phone only; it travels once the person sends the receipt.
+ */
+export const ReceiptRead = z.object({
+  total: z.nullable(z.number().check(z.gte(0), z.lte(1e9))),
+  currency: z.nullable(z.string().check(z.regex(/^[A-Z]{3}$/))),
+  date: z.nullable(z.string().check(z.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  merchant: z.nullable(z.string().check(z.maxLength(100))),
+  vat: z.array(
+    z.object({
+      rate: z.number().check(z.gte(0), z.lte(30)),
+      amount: z.number().check(z.gte(0), z.lte(1e9)),
+    }),
+  ).check(z.maxLength(5)),
+  match: z.enum(["match", "differs", "unknown"]),
+});
+export type ReceiptRead = z.infer<typeof ReceiptRead>;
+/** The upload field carrying it (JSON): at most this long. */
+export const READ_FIELD_MAX = 2000;
+
 /** spec §3 Document (and what the panel needs to show it without another call). */
 export const DocumentInfo = z.object({
   oid: z.string(),
@@ -58,6 +80,8 @@ export const Receipt = z.object({
   size: z.number(),
   createdDate: z.string(),
   canBeDeleted: z.union([z.literal(0), z.literal(1)]),
+  /** What the phone read from it, as sent with it (none for most receipts). */
+  read: z.optional(z.nullable(ReceiptRead)),
 });
 export type Receipt = z.infer<typeof Receipt>;
 
@@ -88,6 +112,8 @@ export const UploadFields = z.object({
   record2: z.optional(z.string().check(z.maxLength(64))),
   record3: z.optional(z.string().check(z.maxLength(64))),
   archive: ArchiveParam,
+  /** A receipt's ReceiptRead, as JSON. */
+  read: z.optional(z.string().check(z.maxLength(READ_FIELD_MAX))),
 });
 export type UploadFields = z.infer<typeof UploadFields>;
 

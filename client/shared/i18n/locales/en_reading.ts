@@ -20,4 +20,7 @@ export const enReading = {
   "reading.partial": "The payment is {diff} less: only part charged?",
   "reading.useVat": "Use for VAT",
   "reading.dismiss": "Hide",
+  "reading.sent": "Read on the phone: {what}",
+  "reading.sentMatch": "matches the payment",
+  "reading.sentDiffers": "differs from the payment",
 };
