@@ -1,4 +1,8 @@
-import { type DeclarationReview, declarations as api } from "../shared/contract/declarations.ts";
+import {
+  type DeclarationReview,
+  declarations as api,
+  type ReceiptCheck,
+} from "../shared/contract/declarations.ts";
 import type { Transaction } from "../shared/contract/transactions.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
@@ -86,6 +90,18 @@ export function withdrawNoReceipt(oid: string): void {
 export async function loadDeclarationReviews(approvalOid: string): Promise<DeclarationReview[]> {
   try {
     return (await call(api.reviews, { query: { approval: approvalOid } })).reviews;
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * The receipts read on the holder's phone, on the transactions of an approval's request (none
+ * when the call fails: the approval detail shows the rest).
+ */
+export async function loadReceiptChecks(approvalOid: string): Promise<ReceiptCheck[]> {
+  try {
+    return (await call(api.receiptChecks, { query: { approval: approvalOid } })).checks;
   } catch {
     return [];
   }

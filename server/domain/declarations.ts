@@ -1,4 +1,8 @@
-import type { DeclarationReview, DeclareBody } from "../../client/shared/contract/declarations.ts";
+import type {
+  DeclarationReview,
+  DeclareBody,
+  ReceiptCheck,
+} from "../../client/shared/contract/declarations.ts";
 import type { Transaction } from "../../client/shared/contract/transactions.ts";
 import { fromMinor } from "../../client/shared/currency_units.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
@@ -141,6 +145,47 @@ export async function declarationReviews(
     .filter((t) => t.cardOid === a.requestOid && t.declaration && t.transactionStatus !== "Moved")
     .sort((x, y) => x.createdAt - y.createdAt);
   return await Promise.all(txs.map((t) => reviewOf(deps, t)));
+}
+
+/**
+ * The receipts read on the holder's phone (docs/receipts.md), on the transactions of an
+ * approval's request, for someone who sees that approval and is not its author; transactions
+ * without such a receipt are left out. 404 for anyone else.
+ */
+export async function receiptChecks(
+  deps: Deps,
+  user: User,
+  approvalOid: string,
+): Promise<ReceiptCheck[]> {
+  const { store } = deps;
+  const a = (await store.approvals.get(approvalOid)).value;
+  if (!a || a.authorOid === user.oid) throw notFound();
+  const teams = new Map((await store.org.list<Team>("team")).map((x) => [x.oid, x]));
+  if (!canSee(a, user, teams)) throw notFound();
+  const txs = (await store.transactions.byUser(a.authorOid))
+    .filter((t) => t.cardOid === a.requestOid && t.transactionStatus !== "Moved" && t.nbReceipts)
+    .sort((x, y) => x.createdAt - y.createdAt);
+  const holder = await store.users.get(a.authorOid);
+  const checks: ReceiptCheck[] = [];
+  for (const t of txs) {
+    const reads = (await store.documents.byTransaction(t.userOid, t.authorizationId))
+      .filter((d) => d.documentType === "receipt" && d.read)
+      .sort((x, y) => x.createdAt - y.createdAt)
+      .map((d) => d.read!);
+    if (!reads.length) continue;
+    checks.push({
+      transactionOid: t.oid,
+      holderName: holder ? `${holder.fname} ${holder.lname}` : "",
+      merchantname: t.merchantname,
+      monetaryAmount: fromMinor(t.amount, t.pricingCurrency),
+      pricingCurrency: t.pricingCurrency,
+      displayMonetaryAmount: fromMinor(t.originalAmount, t.originalCurrency),
+      originalCurrency: t.originalCurrency,
+      transactionCreateDate: new Date(t.createdAt).toISOString(),
+      reads,
+    });
+  }
+  return checks;
 }
 
 /**

@@ -5,6 +5,7 @@ import {
   decideDeclaration,
   declarationReviews,
   declare,
+  receiptChecks,
   withdraw,
 } from "../domain/declarations.ts";
 import { route } from "./define.ts";
@@ -24,6 +25,9 @@ export function declarationRoutes(): Hono<AppEnv> {
   }));
   route(app, declarations.reviews, async ({ c, query, auth }) => ({
     reviews: await declarationReviews(c.var.deps, auth!.user, query.approval),
+  }));
+  route(app, declarations.receiptChecks, async ({ c, query, auth }) => ({
+    checks: await receiptChecks(c.var.deps, auth!.user, query.approval),
   }));
   route(app, declarations.decide, async ({ c, body, auth }) => ({
     review: await decideDeclaration(c.var.deps, auth!.user, body.oid, body.approve),

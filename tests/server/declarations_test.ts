@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { assertError, assertOk, type Headers, login } from "./api.ts";
 import type { Transaction } from "../../client/shared/contract/transactions.ts";
-import type { DeclarationReview } from "../../client/shared/contract/declarations.ts";
+import type { DeclarationReview, ReceiptCheck } from "../../client/shared/contract/declarations.ts";
 import type { TransactionRecord } from "../../server/store/transactions.ts";
 import type { OrgMeta } from "../../server/store/org.ts";
 import { get, post, rows, submitted, TRAVEL } from "./purchase_helpers.ts";
@@ -201,5 +201,56 @@ Deno.test(
     assertOk(await declare(api, emp.h, { oid: t.oid, ...WHAT, confirm: true }));
     const r = await review();
     assert.notEqual(r.status, 409, r.text);
+  }),
+);
+
+Deno.test(
+  "[receipt checks] an approver of the card's request sees what the holder's phone read from its receipts; nobody else",
+  withApp(async (api) => {
+    const { emp, t } = await overdue(api, { nbReceipts: 2 });
+    const apr = await login(api, DEMO.approver);
+    const read = {
+      total: 45.9,
+      currency: t.originalCurrency,
+      date: "2026-11-28",
+      merchant: "Bistro Lyon",
+      vat: [{ rate: 20, amount: 7.65 }],
+      match: "differs" as const,
+    };
+    const now = Date.now();
+    for (const [oid, r] of [["doc-read", read], ["doc-plain", null]] as const) {
+      const op = api.deps.store.documents.put(api.kv.atomic(), {
+        v: 1,
+        oid,
+        userOid: emp.oid,
+        authorizationId: t.authorizationId,
+        transactionOid: t.oid,
+        documentType: "receipt",
+        name: `${oid}.jpg`,
+        mimeType: "image/jpeg",
+        size: 10,
+        blob: { id: `b-${oid}`, size: 10, chunks: 1 },
+        preview: null,
+        advancedSecurity: false,
+        note: "",
+        createdAt: now,
+        updatedAt: now,
+        archive: false,
+        read: r,
+      });
+      assert.ok((await op.commit()).ok);
+    }
+    const [approval] = await api.deps.store.approvals.byRequest(t.cardOid);
+    const path = `pwareceiptchecks?approval=${approval.oid}`;
+    const seen = await get(api, apr.h, path);
+    assertOk(seen);
+    const checks = seen.json.checks as ReceiptCheck[];
+    assert.equal(checks.length, 1);
+    assert.equal(checks[0].transactionOid, t.oid);
+    assert.equal(checks[0].holderName, `${emp.user.fname} ${emp.user.lname}`);
+    assert.deepEqual(checks[0].reads, [read], "the receipt without a reading is left out");
+    // Its author (the holder) and an unknown approval: 404, as for declarations.
+    assertError(await get(api, emp.h, path), 404);
+    assertError(await get(api, apr.h, "pwareceiptchecks?approval=nope"), 404);
   }),
 );

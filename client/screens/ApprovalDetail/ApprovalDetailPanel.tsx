@@ -13,6 +13,7 @@ import { ActionBar, type MoreAction } from "../../components/ActionBar.tsx";
 import type { ApprovalRequest } from "../../shared/contract/approvals.ts";
 import { Comments } from "../../components/Comments.tsx";
 import { ApprovalDeclarations } from "./ApprovalDeclarations.tsx";
+import { ApprovalReceiptChecks } from "./ApprovalReceiptChecks.tsx";
 import { Field } from "../../components/Field.tsx";
 import { locale, t } from "../../i18n/index.ts";
 import { shortDate, shortDateTime } from "../../i18n/display.ts";
@@ -217,6 +218,7 @@ export function ApprovalDetailBody() {
       {e ? <PollLevels e={e} /> : null}
       {e ? <Teams /> : null}
       {e ? <ApprovalDeclarations approvalOid={d.oid} /> : null}
+      {e ? <ApprovalReceiptChecks approvalOid={d.oid} /> : null}
 
       <Comments comments={d.comments} onAdd={e && isNew ? addApprovalComment : undefined} />
 

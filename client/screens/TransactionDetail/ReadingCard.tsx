@@ -5,7 +5,8 @@ import { Field } from "../../components/Field.tsx";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
 import { locale, t } from "../../i18n/index.ts";
 import type { Transaction } from "../../shared/contract/transactions.ts";
-import { type Difference, matchPayment } from "../../shared/receipt_match.ts";
+import { matchPayment } from "../../shared/receipt_match.ts";
+import { ReadDifferences } from "../../components/ReadDifferences.tsx";
 import { accounting } from "../../state/receipts.ts";
 import { receiptReading } from "../../state/reading.ts";
 
@@ -38,22 +39,6 @@ export function ReadingCard(props: { tx: Transaction }) {
   const unsure = (f: typeof read.unsure[number]) =>
     read.unsure.includes(f) ? <em className="reading-unsure">{t("reading.unsure")}</em> : null;
   const match = matchPayment(read, tx);
-  const said = (d: Difference) =>
-    d.field === "total"
-      ? [
-        t("reading.totalDiffers", {
-          receipt: money(d.receipt, d.currency),
-          payment: money(d.payment, d.currency),
-        }),
-        d.reason
-          ? t(d.reason === "tip" ? "reading.tip" : "reading.partial", {
-            diff: money(Math.abs(d.payment - d.receipt), d.currency),
-          })
-          : null,
-      ]
-      : [
-        t("reading.dateDiffers", { receipt: shortDate(d.receipt), payment: shortDate(d.payment) }),
-      ];
   const canVat = read.vat.length > 0 && !tx.readOnlyVAT && accounting.value.vatMode === "advanced";
   return (
     <section className="reading" aria-label={t("reading.title")}>
@@ -73,17 +58,7 @@ export function ReadingCard(props: { tx: Transaction }) {
           )
           : null}
       </dl>
-      {match.kind === "match"
-        ? <p className="reading-match" role="status">{t("reading.matches")}</p>
-        : match.kind === "differs"
-        ? (
-          <div role="status">
-            <ul className="reading-differs">
-              {match.differences.flatMap(said).filter(Boolean).map((s) => <li key={s}>{s}</li>)}
-            </ul>
-          </div>
-        )
-        : null}
+      <ReadDifferences match={match} />
       <div className="reading-actions">
         {canVat
           ? (

@@ -1,6 +1,7 @@
 import * as z from "zod/mini";
 import { endpoint } from "./endpoint.ts";
 import { Declaration, Transaction } from "./transactions.ts";
+import { ReceiptRead } from "./documents.ts";
 
 // "No receipt" declarations (spec §5 missing receipts; the spec names no path): the card
 // holder declares that a receipt cannot be had, and may withdraw it until the transaction is
@@ -37,6 +38,23 @@ export const DeclarationReview = z.object({
 });
 export type DeclarationReview = z.infer<typeof DeclarationReview>;
 
+/**
+ * What an approver sees of the receipts read on the holder's phone (docs/receipts.md): a card
+ * transaction of the approval's request and what was read from each of its receipts, as sent.
+ */
+export const ReceiptCheck = z.object({
+  transactionOid: z.string(),
+  holderName: z.string(),
+  merchantname: z.string(),
+  monetaryAmount: z.number(),
+  pricingCurrency: z.string(),
+  displayMonetaryAmount: z.number(),
+  originalCurrency: z.string(),
+  transactionCreateDate: z.string(),
+  reads: z.array(ReceiptRead),
+});
+export type ReceiptCheck = z.infer<typeof ReceiptCheck>;
+
 export const declarations = {
   /** The holder declares "no receipt": answers the transaction, its block lifted (or pending). */
   declare: endpoint({
@@ -64,6 +82,17 @@ export const declarations = {
     auth: "bearer",
     query: z.object({ approval: Oid }),
     response: z.object({ reviews: z.array(DeclarationReview) }),
+  }),
+  /**
+   * The receipts read on the holder's phone, on the transactions of an approval's request, for
+   * those who see that approval (404 for anyone else): the approval detail says what differs.
+   */
+  receiptChecks: endpoint({
+    method: "GET",
+    path: `${E}/pwareceiptchecks`,
+    auth: "bearer",
+    query: z.object({ approval: Oid }),
+    response: z.object({ checks: z.array(ReceiptCheck) }),
   }),
   /** Organisations that require approval: an approver accepts (or refuses) a pending one. */
   decide: endpoint({

@@ -17,6 +17,7 @@ export const deReading = {
   "reading.partial": "Die Zahlung ist {diff} niedriger: nur teilweise belastet?",
   "reading.useVat": "Für MwSt. übernehmen",
   "reading.dismiss": "Ausblenden",
+  "reading.checksTitle": "Auf dem Telefon gelesene Belege",
   "reading.sent": "Auf dem Telefon gelesen: {what}",
   "reading.sentMatch": "passt zur Zahlung",
   "reading.sentDiffers": "weicht von der Zahlung ab",

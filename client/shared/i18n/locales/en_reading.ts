@@ -20,6 +20,7 @@ export const enReading = {
   "reading.partial": "The payment is {diff} less: only part charged?",
   "reading.useVat": "Use for VAT",
   "reading.dismiss": "Hide",
+  "reading.checksTitle": "Receipts read on the phone",
   "reading.sent": "Read on the phone: {what}",
   "reading.sentMatch": "matches the payment",
   "reading.sentDiffers": "differs from the payment",

@@ -17,6 +17,7 @@ export const esReading = {
   "reading.partial": "El pago es {diff} menor: ¿cargo parcial?",
   "reading.useVat": "Usar para el IVA",
   "reading.dismiss": "Ocultar",
+  "reading.checksTitle": "Recibos leídos en el teléfono",
   "reading.sent": "Leído en el teléfono: {what}",
   "reading.sentMatch": "coincide con el pago",
   "reading.sentDiffers": "difiere del pago",

@@ -18,6 +18,7 @@ export const frReading = {
   "reading.partial": "Le paiement est inférieur de {diff} : débit partiel ?",
   "reading.useVat": "Utiliser pour la TVA",
   "reading.dismiss": "Masquer",
+  "reading.checksTitle": "Justificatifs lus sur le téléphone",
   "reading.sent": "Lu sur le téléphone : {what}",
   "reading.sentMatch": "correspond au paiement",
   "reading.sentDiffers": "diffère du paiement",
