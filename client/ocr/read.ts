@@ -9,7 +9,13 @@
  *
  * Loaded by `import()` when a receipt is captured or chosen: the first load carries none of it.
  */
-import { createWorker, type Worker } from "tesseract.js";
+// tesseract.js's own ES module build: bundling its CommonJS sources would put esbuild's
+// CommonJS helpers into the runtime chunk every entry shares (0.4 KB more first-load JS).
+// @ts-types="tesseract.js"
+import Tesseract from "tesseract.js/dist/tesseract.esm.min.js";
+import type { Worker } from "tesseract.js";
+
+const { createWorker } = Tesseract;
 import { OCR_PARAMETERS, ocrLanguages, ocrSize, PDF_PAGES_READ } from "../shared/ocr_config.ts";
 import {
   type ReadHints,
