@@ -125,6 +125,15 @@ async function reviewOf(deps: Deps, t: TransactionRecord): Promise<DeclarationRe
   };
 }
 
+/** An approval `user` sees (spec §6) and did not write; 404 for anyone else. */
+async function seenApproval(deps: Deps, user: User, approvalOid: string) {
+  const a = (await deps.store.approvals.get(approvalOid)).value;
+  if (!a || a.authorOid === user.oid) throw notFound();
+  const teams = new Map((await deps.store.org.list<Team>("team")).map((x) => [x.oid, x]));
+  if (!canSee(a, user, teams)) throw notFound();
+  return a;
+}
+
 /**
  * The declarations on the transactions of an approval's request (its card), for someone who
  * sees that approval (spec §6) and is not its author: the approval detail shows them, with
@@ -136,10 +145,7 @@ export async function declarationReviews(
   approvalOid: string,
 ): Promise<DeclarationReview[]> {
   const { store } = deps;
-  const a = (await store.approvals.get(approvalOid)).value;
-  if (!a || a.authorOid === user.oid) throw notFound();
-  const teams = new Map((await store.org.list<Team>("team")).map((x) => [x.oid, x]));
-  if (!canSee(a, user, teams)) throw notFound();
+  const a = await seenApproval(deps, user, approvalOid);
   const txs = (await store.transactions.byUser(a.authorOid))
     // A flip's original (Moved) and its copy carry the same declaration: the copy is shown.
     .filter((t) => t.cardOid === a.requestOid && t.declaration && t.transactionStatus !== "Moved")
@@ -158,10 +164,7 @@ export async function receiptChecks(
   approvalOid: string,
 ): Promise<ReceiptCheck[]> {
   const { store } = deps;
-  const a = (await store.approvals.get(approvalOid)).value;
-  if (!a || a.authorOid === user.oid) throw notFound();
-  const teams = new Map((await store.org.list<Team>("team")).map((x) => [x.oid, x]));
-  if (!canSee(a, user, teams)) throw notFound();
+  const a = await seenApproval(deps, user, approvalOid);
   const txs = (await store.transactions.byUser(a.authorOid))
     .filter((t) => t.cardOid === a.requestOid && t.transactionStatus !== "Moved" && t.nbReceipts)
     .sort((x, y) => x.createdAt - y.createdAt);
