@@ -2,7 +2,7 @@ import { preferredLanguage } from "../i18n/language.ts";
 import { receiptReading } from "../state/reading.ts";
 import { txDetail } from "../state/transactions.ts";
 import type { ReceiptLanguage } from "../shared/receipt_text.ts";
-import type { ReceiptRead } from "../shared/contract/documents.ts";
+import { ReceiptRead } from "../shared/contract/documents.ts";
 import { matchPayment } from "../shared/receipt_match.ts";
 
 // The receipt read on the phone as soon as it is captured or chosen (client/ocr/read.ts,
@@ -81,5 +81,6 @@ export function readToSend(txOid: string): string | undefined {
     vat: sure("vat") ? read.vat.slice(0, 5) : [],
     match: matchPayment(read, tx).kind,
   };
-  return JSON.stringify(sent);
+  // The server refuses an upload whose reading it cannot take: the receipt goes without it then.
+  return ReceiptRead.safeParse(sent).success ? JSON.stringify(sent) : undefined;
 }
