@@ -31,7 +31,7 @@ declare const QC_OCR_CORE: string;
 /** The folder of the language data, ending in "/". */
 declare const QC_OCR_LANGS: string;
 
-/** The engine is let go after this long unused (its memory: ~100 MB with two languages). */
+/** The engine is let go after this long unused (its worker holds the models in memory). */
 const IDLE_MS = 60_000;
 
 let engine: { langs: string; worker: Promise<Worker> } | null = null;
