@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import type { HTTPRequest, Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, type Env, FLAVOURS, start, waitText } from "./harness.ts";
 import {
+  backOut,
   confirmYes,
   fill,
   inTopPanel,
@@ -232,9 +233,9 @@ for (const flavour of FLAVOURS) {
           await shot(p, `${flavour}-card`);
 
           // Listed under Wallet/Active (generation chose that filter).
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p, 1);
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
           await mainTab(p, "Wallet");
           await p.waitForFunction(() =>
@@ -324,7 +325,7 @@ for (const flavour of FLAVOURS) {
             ),
             ["Unblock card"],
           );
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
           // Blocked: listed under Open in the 'not active' style, not under Active.
           await waitText(p, "No cards here");
@@ -340,7 +341,7 @@ for (const flavour of FLAVOURS) {
           // A panel closed while revealed takes the number with it, at once.
           await inTopPanel(p, "Show card details");
           await waitInTopPanel(p, "Hidden again in");
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
           await openRow(p, "Client visit in Lyon");
           assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
@@ -367,7 +368,7 @@ for (const flavour of FLAVOURS) {
           // Nothing "available" on a closed card.
           assert.ok((await topPanelText(p)).includes("Nothing: the card is closed"));
           await shot(p, `${flavour}-card-closed`);
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
           await p.waitForFunction(() =>
             document.querySelector(".wallet-tab .tab.active")?.textContent === "Closed"
@@ -396,11 +397,11 @@ for (const flavour of FLAVOURS) {
               "Closed"
           );
           await waitInTopPanel(p, "Cancelled");
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p, 1);
           await waitInTopPanel(p, "View card");
           assert.ok(!(await panelButtons(p)).includes("Generate card"));
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
 
           // Main menu → 3-D Secure settings: the stored password is a placeholder, shown 10 s.
@@ -425,7 +426,7 @@ for (const flavour of FLAVOURS) {
             PASSWORD,
           );
           assert.ok(Date.now() - shownAt >= PASSWORD_REVEAL_MS - 1_500);
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
 
           // spec §8: a failed card fetch → the obfuscated card; offline → the cached card.
@@ -445,7 +446,7 @@ for (const flavour of FLAVOURS) {
           await waitInTopPanel(p, "showing its masked details");
           assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
           assert.equal(await badge(p), "Closed");
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
           p.off("request", failCard);
           await p.setRequestInterception(false);
@@ -453,7 +454,7 @@ for (const flavour of FLAVOURS) {
           await openRow(p, "Client visit in Lyon");
           await waitInTopPanel(p, "showing saved details");
           assert.equal((await face(p)).number, `•••• •••• •••• ${last4}`);
-          await inTopPanel(p, "Back");
+          await backOut(p);
           await panelsClosed(p);
           await p.setOfflineMode(false);
           await assertNoCardData(p, pan, cvc);

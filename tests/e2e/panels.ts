@@ -113,6 +113,26 @@ export async function inTopPanel(page: Page, name: string): Promise<void> {
 }
 
 /**
+ * Taps the top panel's Back until the panel has gone. A tap that lands while the panel is
+ * re-rendered (its card or list refreshed by the change channel after a write) can be lost; a
+ * person taps again, and so does this, saying so in the output (at most 3 taps).
+ */
+export async function backOut(page: Page): Promise<void> {
+  const before = await page.$$eval(".side-panel.open", (l) => l.length);
+  for (let tap = 1;; tap++) {
+    await inTopPanel(page, "Back");
+    const closed = await page.waitForFunction(
+      (n) => document.querySelectorAll(".side-panel.open").length < n,
+      { timeout: 4_000 },
+      before,
+    ).then(() => true, () => false);
+    if (closed) return;
+    if (tap >= 3) throw new Error(`Back tapped ${tap} times, the panel stayed`);
+    console.log(`  Back did not take (tap ${tap}); tapping again`);
+  }
+}
+
+/**
  * Taps a control by its accessible name in the top panel, or on the main screen when no
  * panel is open: the panels beneath have labels of the same name at other places.
  */
