@@ -2,10 +2,10 @@
  * The only script of the static shells (`index.html`, `unlock.html`; build.ts), inline in them
  * (the server's CSP names it by its SHA-256): the first screen is painted from their markup and
  * the first screens' part of the stylesheet (inline) alone, with nothing fetched, then this
- * links the whole stylesheet, the manifest and the icons and fetches the app. Fetched before that paint, they (or this
- * script as a file) would share a slow network and a slow CPU with it (the first screen of
- * spec §2; Lighthouse figures in docs/benchmarks.md). The service worker's shell (`app.html`)
- * links them directly: its files come from the cache.
+ * links the whole stylesheet, the manifest and the icons and fetches the app. Fetched before
+ * that paint, they (or this script as a file) would share a slow network and a slow CPU with it
+ * (the first screen of spec §2; Lighthouse figures in docs/benchmarks.md). The service worker's
+ * shell (`app.html`) links them directly: its files come from the cache.
  *
  * The stylesheet, the entry and the chunks it imports are named by this script's element
  * (`data-style`, `data-entry`, `data-preload`). It imports nothing (build.ts checks): an import

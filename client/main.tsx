@@ -38,8 +38,8 @@ function start(): void {
 
 /**
  * What waits until start-up is done and the main thread is idle, one step an idle moment (the
- * worker's registration, the side panels' first render and the main chunk's request were one
- * task of 30-35 ms on this machine, ~130 ms on a phone's CPU).
+ * worker's registration and the side panels' first render were one task of 30-35 ms on this
+ * machine).
  */
 function afterStart(): void {
   registerServiceWorker();

@@ -58,12 +58,18 @@ export function setEnhance(on: boolean): void {
   if (d) captureDraft.value = { ...d, enhance: on };
 }
 
+/** "Discard photos": the pages go, and what was read from them. */
 export function discardCapture(): void {
+  const d = captureDraft.value;
+  endCapture();
+  if (d && receiptReading.value?.key === keyOf(d.pages)) receiptReading.value = null;
+}
+
+/** The pages go (sent or thrown away); what was read from them is the caller's to keep. */
+function endCapture(): void {
   const d = captureDraft.value;
   if (d) revoke(d.pages);
   captureDraft.value = null;
-  // What was read from the photos thrown away goes with them (sent ones keep it).
-  if (d && receiptReading.value?.key === keyOf(d.pages) && !d.sent) receiptReading.value = null;
 }
 
 function revoke(pages: CapturedPage[]): void {
@@ -105,8 +111,6 @@ export async function sendCapture(): Promise<void> {
   }
   // The first page's preview stands for the receipt (spec §9 preview).
   const ok = await attachReceipt(file, { file, name: file.name, preview: pages[0].preview });
-  if (ok && captureDraft.value === d) {
-    captureDraft.value = { ...d, sent: true };
-    discardCapture();
-  }
+  // Sent: what was read from it stays shown.
+  if (ok && captureDraft.value === d) endCapture();
 }

@@ -6,6 +6,7 @@
  */
 import { enhancePixels } from "./enhance.ts";
 import { renderFirstPage } from "./pdf.ts";
+import { fit } from "../shared/image_size.ts";
 
 /** Long side of the uploaded image at most, px. */
 export const MAX_SIDE = 2000;
@@ -93,15 +94,6 @@ export async function preparePage(
 /** The preview of a PDF: its first page as a JPEG, long side 1024 px. Loads pdf.js. */
 export function previewForPdf(data: ArrayBuffer | Uint8Array): Promise<Blob> {
   return renderFirstPage(data, PREVIEW_SIDE);
-}
-
-/** `width`×`height` scaled so the long side is at most `max` (never up), whole pixels. */
-export function fit(width: number, height: number, max: number): { width: number; height: number } {
-  const scale = Math.min(1, max / Math.max(width, height));
-  return {
-    width: Math.max(1, Math.round(width * scale)),
-    height: Math.max(1, Math.round(height * scale)),
-  };
 }
 
 /** "jpeg" or "png" by the file's first bytes (its name and type may lie), else null. */

@@ -3,6 +3,7 @@
  * command line (`deno task read-receipt`, server/ocr/): the engine's languages and settings and
  * the size an image is brought to before reading. Pure: no engine here.
  */
+import { fit } from "./image_size.ts";
 import type { ReceiptLanguage } from "./receipt_text.ts";
 
 /** The engine (tesseract.js 7) language data shipped: one file each, loaded on first use. */
@@ -34,13 +35,13 @@ export const OCR_PARAMETERS: Readonly<Record<string, string>> = {
 /** The longest side an image is brought to before reading (a 12 MP photo is 4,000 px). */
 export const OCR_MAX_SIDE = 2000;
 
-/** The size to draw an image at before reading: at most OCR_MAX_SIDE, never enlarged. */
-export function ocrSize(width: number, height: number): { width: number; height: number } {
-  const scale = Math.min(1, OCR_MAX_SIDE / Math.max(width, height, 1));
-  return {
-    width: Math.max(1, Math.round(width * scale)),
-    height: Math.max(1, Math.round(height * scale)),
-  };
+/** The size to draw an image at before reading: at most `max` on its long side, never enlarged. */
+export function ocrSize(
+  width: number,
+  height: number,
+  max = OCR_MAX_SIDE,
+): { width: number; height: number } {
+  return fit(width, height, max);
 }
 
 /** A PDF's pages read for a receipt (a long invoice's total is on its first pages). */

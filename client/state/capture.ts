@@ -24,8 +24,6 @@ export interface CaptureDraft {
   /** A photo is being prepared (decoded, scaled, enhanced). */
   preparing: boolean;
   error: string | null;
-  /** Sent as a receipt: what was read from it stays shown. */
-  sent?: boolean;
 }
 
 export const captureDraft = signal<CaptureDraft | null>(null);
