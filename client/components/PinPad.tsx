@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t } from "../i18n/index.ts";
+import { Icon } from "./Icon.tsx";
 
 /** spec §9: a typed digit is hidden again after 0.4 s; a failure shakes for 0.5 s. */
 export const DIGIT_HIDE_MS = 400;
@@ -131,7 +132,7 @@ export function PinPad({ length, label, shake, disabled, onChange, action }: Pin
           disabled={disabled}
           onClick={back}
         >
-          ⌫
+          <Icon name="backspace" />
         </button>
       </div>
     </div>

@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
+import { Icon } from "../components/Icon.tsx";
 import { PinPad } from "../components/PinPad.tsx";
 import { t } from "../i18n/index.ts";
 import { versionLabel } from "../lib/release.ts";
@@ -37,7 +38,7 @@ export function PadScreen(props: {
             panel.value = "options";
           }}
         >
-          ⚙
+          <Icon name="options" />
         </button>
       </header>
       <p className="pad-prompt" id="pad-prompt">{props.prompt}</p>
