@@ -16,7 +16,16 @@ import Tesseract from "tesseract.js/dist/tesseract.esm.min.js";
 import type { Worker } from "tesseract.js";
 
 const { createWorker } = Tesseract;
-import { OCR_PARAMETERS, ocrLanguages, ocrSize, PDF_PAGES_READ } from "../shared/ocr_config.ts";
+import {
+  greyOf,
+  OCR_PARAMETERS,
+  ocrLanguages,
+  ocrSize,
+  PAPER_LOOK_WIDTH,
+  paperBox,
+  PDF_PAGES_READ,
+  secondLook,
+} from "../shared/ocr_config.ts";
 import {
   type ReadHints,
   type ReadReceipt,
@@ -92,7 +101,10 @@ async function atReadingSize(file: Blob): Promise<Blob> {
 }
 
 /** The text of one file: a PDF's text layer (else its pages are scans: nothing), or OCR. */
-async function textOf(file: Blob, lang: ReceiptLanguage | undefined): Promise<string> {
+async function textOf(
+  file: Blob,
+  lang: ReceiptLanguage | undefined,
+): Promise<{ text: string; exact: boolean }> {
   const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
   if (isPdf(file, head)) {
     const doc = await loadPdf(await file.arrayBuffer());
@@ -101,14 +113,55 @@ async function textOf(file: Blob, lang: ReceiptLanguage | undefined): Promise<st
       for (let n = 1; n <= Math.min(doc.numPages, PDF_PAGES_READ); n++) {
         lines.push(...(await doc.lines(n)));
       }
-      return lines.join("\n");
+      return { text: lines.join("\n"), exact: true };
     } finally {
       await doc.destroy();
     }
   }
   const worker = await engineFor(lang);
   const { data } = await worker.recognize(await atReadingSize(file));
-  return data.text;
+  return { text: data.text, exact: false };
+}
+
+/**
+ * The second look (client/shared/ocr_config.ts): the paper of a photo, without the table it
+ * lies on, drawn larger and read again; null when no paper stands out (a scan).
+ */
+async function secondLookText(file: Blob, lang: ReceiptLanguage | undefined) {
+  const bitmap = await createImageBitmap(file);
+  try {
+    const small = ocrSize(bitmap.width, bitmap.height, PAPER_LOOK_WIDTH);
+    const look = new OffscreenCanvas(small.width, small.height).getContext("2d", {
+      willReadFrequently: true,
+    })!;
+    look.drawImage(bitmap, 0, 0, small.width, small.height);
+    const grey = greyOf(look.getImageData(0, 0, small.width, small.height).data);
+    const plan = secondLook(
+      bitmap.width,
+      bitmap.height,
+      paperBox(grey, small.width, small.height),
+      small,
+    );
+    if (!plan) return null;
+    const { from, to } = plan;
+    const canvas = new OffscreenCanvas(to.width, to.height);
+    canvas.getContext("2d")!.drawImage(
+      bitmap,
+      from.x,
+      from.y,
+      from.width,
+      from.height,
+      0,
+      0,
+      to.width,
+      to.height,
+    );
+    const png = await canvas.convertToBlob({ type: "image/png" });
+    const { data } = await (await engineFor(lang)).recognize(png);
+    return data.text;
+  } finally {
+    bitmap.close();
+  }
 }
 
 export interface Reading extends ReadReceipt {
@@ -124,9 +177,18 @@ export async function readReceipt(files: Blob[], hints: ReadHints = {}): Promise
   const t0 = performance.now();
   clearTimeout(idle);
   try {
-    const texts: string[] = [];
-    for (const f of files) texts.push(await textOf(f, hints.lang));
-    return { ...readReceiptText(texts.join("\n"), hints), ms: Math.round(performance.now() - t0) };
+    const read: { text: string; exact: boolean }[] = [];
+    for (const f of files) read.push(await textOf(f, hints.lang));
+    const exact = read.every((r) => r.exact);
+    let found = readReceiptText(read.map((r) => r.text).join("\n"), { ...hints, exact });
+    // No date: the photos looked at again, for the date only.
+    for (let i = 0; found.date === null && i < files.length; i++) {
+      if (read[i].exact) continue;
+      const again = await secondLookText(files[i], hints.lang);
+      const date = again === null ? null : readReceiptText(again, hints).date;
+      if (date) found = { ...found, date };
+    }
+    return { ...found, ms: Math.round(performance.now() - t0) };
   } finally {
     idle = setTimeout(() => void close(), IDLE_MS);
   }

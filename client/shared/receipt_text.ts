@@ -47,6 +47,11 @@ export interface ReadHints {
   lang?: ReceiptLanguage;
   /** The payment's currency, when known: the default currency of the receipt. */
   currency?: string;
+  /**
+   * The text is the file's own (a PDF's text layer), not OCR's: a whole number on the total's
+   * line is a whole amount ("Grand Total Rs 1939"), not a thermal print's lost decimal point.
+   */
+  exact?: boolean;
 }
 
 /** An amount: optional sign, thousands groups, a decimal comma or point and two decimals. */
@@ -133,7 +138,7 @@ function amountAfter(lines: string[], word: RegExp): number | null {
  * misread). No total line: what paid it (sure when both agree), else a total whose decimal point
  * the print lost, else the largest amount — unsure.
  */
-function readTotal(lines: string[]): { total: number | null; sure: boolean } {
+function readTotal(lines: string[], exact = false): { total: number | null; sure: boolean } {
   const named: number[] = [];
   const dropped: number[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -149,7 +154,11 @@ function readTotal(lines: string[]): { total: number | null; sure: boolean } {
       amounts = amountsOf(lines[i + 1]).filter((a) => a > 0);
     }
     if (amounts.length) named.push(amounts[amounts.length - 1]);
-    else {
+    else if (exact) {
+      // Printed without decimals: the last whole number of the line.
+      const whole = [...lines[i].matchAll(/(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d{1,7})(?![\d.,%])/g)];
+      if (whole.length) named.push(Number(whole[whole.length - 1][1].replace(/,/g, "")));
+    } else {
       // A thermal print's decimal point lost ("TOTAL 2100"): cents, and unsure.
       const bare = /(?<![\d.,])(\d{3,6})(?![\d.,%])/.exec(lines[i]);
       if (bare) dropped.push(Number(bare[1]) / 100);
@@ -191,6 +200,7 @@ const CURRENCY_MARKS: [RegExp, string][] = [
   [/\bCHF\b|\bFR\.\s?\d/, "CHF"],
   [/\bUSD\b|US\$/, "USD"],
   [/\bCAD\b|C\$/, "CAD"],
+  [/₹|\bINR\b|\bRS\.?\s?\d/i, "INR"],
   [/\bAUD\b|A\$/, "AUD"],
   [/\$/, "USD"],
 ];
@@ -609,7 +619,7 @@ export function readReceiptText(text: string, hints: ReadHints = {}): ReadReceip
   const lines = text.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
   const currency = readCurrency(text, hints);
   const monthFirst = currency === "USD" && (hints.lang ?? "en") === "en";
-  const { total, sure: totalSure } = readTotal(lines);
+  const { total, sure: totalSure } = readTotal(lines, hints.exact);
   const date = readDate(text, monthFirst);
   const merchant = readMerchant(lines);
   const { vat, sure: vatSure } = readVat(lines);

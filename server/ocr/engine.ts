@@ -9,11 +9,15 @@ import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { createWorker, type Worker } from "tesseract.js";
 import { fileURLToPath } from "node:url";
 import {
+  greyOf,
   OCR_PARAMETERS,
   type OcrLanguage,
   ocrLanguages,
   ocrSize,
+  PAPER_LOOK_WIDTH,
+  paperBox,
   PDF_PAGES_READ,
+  secondLook,
 } from "../../client/shared/ocr_config.ts";
 import {
   pdfLines,
@@ -58,8 +62,22 @@ export async function openReader(lang?: ReadHints["lang"]): Promise<Reader> {
   return {
     async read(bytes, hints = {}) {
       const t0 = performance.now();
-      const text = isPdf(bytes) ? await pdfText(bytes) : await ocr(w, bytes);
-      const read = readReceiptText(text, { lang, ...hints });
+      const all = { lang, ...hints };
+      if (isPdf(bytes)) {
+        const text = await pdfText(bytes);
+        const read = readReceiptText(text, { ...all, exact: true });
+        return { ...read, text, ms: Math.round(performance.now() - t0) };
+      }
+      const image = await loadImage(bytes);
+      let text = await ocr(w, image);
+      let read = readReceiptText(text, all);
+      if (read.date === null) {
+        // The second look, for the date only (client/shared/ocr_config.ts).
+        const again = await ocrSecondLook(w, image);
+        const date = again === null ? null : readReceiptText(again, all).date;
+        if (date) read = { ...read, date };
+        if (again !== null) text += `\n${again}`;
+      }
       return { ...read, text, ms: Math.round(performance.now() - t0) };
     },
     async close() {
@@ -71,14 +89,45 @@ export async function openReader(lang?: ReadHints["lang"]): Promise<Reader> {
 
 const isPdf = (b: Uint8Array) => b[0] === 0x25 && b[1] === 0x50 && b[2] === 0x44 && b[3] === 0x46;
 
+type Image = Awaited<ReturnType<typeof loadImage>>;
+
 /** The image drawn at the phone's size, then read. */
-async function ocr(worker: Worker, bytes: Uint8Array): Promise<string> {
-  const image = await loadImage(bytes);
+async function ocr(worker: Worker, image: Image): Promise<string> {
   const { width, height } = ocrSize(image.width, image.height);
   const canvas = createCanvas(width, height);
   canvas.getContext("2d").drawImage(image, 0, 0, width, height);
-  const png = canvas.toBuffer("image/png");
-  const { data } = await worker.recognize(png);
+  const { data } = await worker.recognize(canvas.toBuffer("image/png"));
+  return data.text;
+}
+
+/** The paper alone, drawn larger, read (as client/ocr/read.ts does); null: no paper found. */
+async function ocrSecondLook(worker: Worker, image: Image): Promise<string | null> {
+  const small = ocrSize(image.width, image.height, PAPER_LOOK_WIDTH);
+  const look = createCanvas(small.width, small.height);
+  const lookAt = look.getContext("2d");
+  lookAt.drawImage(image, 0, 0, small.width, small.height);
+  const grey = greyOf(lookAt.getImageData(0, 0, small.width, small.height).data);
+  const look2 = secondLook(
+    image.width,
+    image.height,
+    paperBox(grey, small.width, small.height),
+    small,
+  );
+  if (!look2) return null;
+  const { from, to } = look2;
+  const canvas = createCanvas(to.width, to.height);
+  canvas.getContext("2d").drawImage(
+    image,
+    from.x,
+    from.y,
+    from.width,
+    from.height,
+    0,
+    0,
+    to.width,
+    to.height,
+  );
+  const { data } = await worker.recognize(canvas.toBuffer("image/png"));
   return data.text;
 }
 

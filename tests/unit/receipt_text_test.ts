@@ -49,6 +49,21 @@ Deno.test("[receipt text] the total: the line naming it, not subtotal, tax, cash
   assert.equal(readReceiptText("TOTAL A PAGAR\n23,45\nEFECTIVO 50,00").total, 23.45);
 });
 
+Deno.test("[receipt text] a whole number on the total's line: a PDF's own text means it, OCR lost a point", () => {
+  const lines = ["PAYMENT RECEIPT", "Room Charges Rs 1939 x 1 Night", "Grand Total Rs 1939"].join(
+    "\n",
+  );
+  const pdf = readReceiptText(lines, { lang: "en", exact: true });
+  assert.equal(pdf.total, 1939);
+  assert.equal(pdf.currency, "INR");
+  assert.deepEqual(pdf.unsure, []);
+  // The same line from OCR: a thermal print's decimal point lost, so cents, and unsure.
+  const ocr = readReceiptText("SUMME 2100", { lang: "de" });
+  assert.equal(ocr.total, 21);
+  assert.deepEqual(ocr.unsure, ["total"]);
+  assert.equal(readReceiptText("Grand Total 12,345", { exact: true }).total, 12345);
+});
+
 Deno.test("[receipt text] dates in each language's order, written months, US order", () => {
   const date = (text: string, hints = {}) => readReceiptText(text, hints).date;
   assert.equal(date("07.03.2024 12:41"), "2024-03-07");
@@ -135,6 +150,7 @@ Deno.test("[receipt text] the corpus's text: at least as many fields right as wh
   for (const t of truths) {
     const r = readReceiptText(await Deno.readTextFile(`${dir}text/${t.file}.txt`), {
       lang: t.lang,
+      exact: t.file.endsWith(".pdf"),
     });
     if (t.total !== null) {
       of.total++;
@@ -158,9 +174,9 @@ Deno.test("[receipt text] the corpus's text: at least as many fields right as wh
     `  right: ${JSON.stringify(right)} of ${JSON.stringify(of)}; wrong and sure ${wrongSure}`,
   );
   // The figures of docs/receipts.md: a change to the rules may not read fewer.
-  assert.ok(right.total >= 30, `totals ${right.total}/${of.total}`);
-  assert.ok(right.date >= 26, `dates ${right.date}/${of.date}`);
-  assert.ok(right.merchant >= 26, `merchants ${right.merchant}/${of.merchant}`);
+  assert.ok(right.total >= 32, `totals ${right.total}/${of.total}`);
+  assert.ok(right.date >= 28, `dates ${right.date}/${of.date}`);
+  assert.ok(right.merchant >= 27, `merchants ${right.merchant}/${of.merchant}`);
   assert.ok(right.vat >= 19, `VAT totals ${right.vat}/${of.vat}`);
   // A total read wrong is marked unsure, or it could be said to match a payment.
   assert.ok(wrongSure <= 2, `${wrongSure} wrong totals read as sure`);
