@@ -5,7 +5,7 @@ import {
   PREVIEW_SIZE,
   RECEIPT_NOTE_MAX,
 } from "../shared/contract/documents.ts";
-import type { Receipt } from "../shared/contract/documents.ts";
+import type { Receipt, ReceiptRead } from "../shared/contract/documents.ts";
 import type { UploadResponse } from "../shared/contract/documents.ts";
 import { fetchFile } from "../api/files.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
@@ -18,6 +18,7 @@ import {
   onReplayed,
 } from "../offline/replay.ts";
 import { noteDraft, receiptUpload, txReceipts } from "../state/receipts.ts";
+import { readingReceipt } from "../state/reading.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
 import { askConfirm, closeSheet, openSheet, pushBanner, showNotice } from "../state/ui.ts";
 import { busy } from "./busy.ts";
@@ -116,15 +117,16 @@ onReplayed("note", (w, answer) => {
 export async function attachReceipt(file: File, prepared?: Prepared): Promise<boolean> {
   const txOid = txDetail.value?.oid;
   if (!txOid) return false;
-  // A file chosen (not photos read already): read on the device beside the upload.
-  if (!prepared) {
-    void readForTransaction(txOid, [file], `${file.name} ${file.size} ${file.lastModified}`);
-  }
+  // A file chosen (not photos read already): read on the device beside the upload; what is
+  // read follows it only when the person sends it (sendReading).
+  const fileKey = `${file.name} ${file.size} ${file.lastModified}`;
+  if (!prepared) void readForTransaction(txOid, [file], fileKey);
   const done = await busy(async () => {
     try {
       if (!(await checkFile(file))) return false;
       receiptUpload.value = { name: file.name, percent: 0 };
-      const read = readToSend(txOid);
+      // Photos: the person saw what was read and tapped Send.
+      const read = prepared ? readToSend(txOid) : undefined;
       const r = await sendFile(
         file,
         { record: txOid, documenttype: "receipt", read },
@@ -137,6 +139,9 @@ export async function attachReceipt(file: File, prepared?: Prepared): Promise<bo
       if (r) {
         applyUpload(txOid, r);
         showNotice(t("receipts.attached"));
+        if (!prepared && r.receipt) {
+          readingReceipt.value = { txOid, key: fileKey, receiptOid: r.receipt.oid, sent: false };
+        }
       }
       return true;
     } catch (err) {
@@ -250,6 +255,52 @@ export async function saveNote(): Promise<void> {
   showNotice(t("receipts.noteSaved"));
   await loadReceipts(txOid, true);
 }
+
+/**
+ * "Send with the receipt": the reading of a receipt that went up before it was done (a file
+ * chosen with Add receipt) follows it (pwasaveReceiptRead) — what the card shows, as a
+ * captured receipt's reading travels (readToSend); without a network it waits in the offline
+ * queue.
+ */
+export async function sendReading(): Promise<void> {
+  const r = readingReceipt.value;
+  const txOid = txDetail.value?.oid;
+  if (!r || r.sent || !txOid || r.txOid !== txOid) return;
+  const json = readToSend(txOid);
+  if (!json) return;
+  const key = crypto.randomUUID();
+  const body = { expenseReceipt: { oid: r.receiptOid, read: JSON.parse(json) as ReceiptRead } };
+  const queue = () =>
+    enqueue({
+      key,
+      kind: "read",
+      target: txOid,
+      ref: r.receiptOid,
+      label: t("reading.sendWith"),
+      call: { ep: "receipt.saveRead", body },
+    });
+  const saved = await busy(async (): Promise<Receipt | "queued" | null> => {
+    if (hasPending() && await queue()) return "queued";
+    try {
+      const a = await call(api.saveRead, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
+      kickQueue();
+      return a.expenseReceipt;
+    } catch (err) {
+      if (err instanceof NetworkError && await queue()) return "queued";
+      pushBanner(messageOf(err));
+      return null;
+    }
+  });
+  if (!saved) return;
+  readingReceipt.value = { ...r, sent: true };
+  if (saved === "queued") return;
+  applyNote(txOid, saved);
+  showNotice(t("reading.sentWith"));
+}
+onReplayed("read", (w, answer) => {
+  const saved = (answer as { expenseReceipt?: Receipt } | undefined)?.expenseReceipt;
+  if (saved) applyNote(w.target, saved);
+});
 
 // ---- The files themselves (memory only: object URLs, never written to disk in clear) ----
 

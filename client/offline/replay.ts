@@ -35,6 +35,7 @@ export const QUEUEABLE = {
   "request.addComment": reqApi.addComment,
   "transaction.addComment": txApi.addComment,
   "receipt.saveNote": docApi.saveNote,
+  "receipt.saveRead": docApi.saveRead,
   "vat.setDoTax": vatApi.setDoTax,
   "vat.review": vatApi.review,
 } as const;
@@ -115,6 +116,7 @@ type Applier = (w: QueuedWrite, answer: unknown) => void | Promise<void>;
 const CHANGED: Record<OutqKind, ChangeKind> = {
   comment: "comment",
   note: "receipt",
+  read: "receipt",
   dotax: "transaction",
   review: "transaction",
   receipt: "receipt",

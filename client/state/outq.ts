@@ -4,7 +4,14 @@ import { signal } from "@preact/signals-react";
 // network and waits, in order, to be sent; what the server refused, with its message.
 
 /** What a queued write changes; the screens show each kind where it belongs. */
-export type OutqKind = "comment" | "note" | "dotax" | "review" | "receipt" | "document";
+export type OutqKind =
+  | "comment"
+  | "note"
+  | "read"
+  | "dotax"
+  | "review"
+  | "receipt"
+  | "document";
 
 /** One queued write, without its body or file (those stay encrypted in QCDB). */
 export interface OutqView {

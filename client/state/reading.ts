@@ -15,3 +15,12 @@ export interface ReceiptReading {
 }
 
 export const receiptReading = signal<ReceiptReading | null>(null);
+
+/**
+ * A receipt that went up before its reading was done (a file chosen with Add receipt): the
+ * reading of `key` may follow it, when the person sends it ("Send with the receipt").
+ * `sent`: it did (or waits in the offline queue).
+ */
+export const readingReceipt = signal<
+  { txOid: string; key: string; receiptOid: string; sent: boolean } | null
+>(null);

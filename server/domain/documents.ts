@@ -4,6 +4,7 @@ import {
   PREVIEW_PATH,
   PREVIEW_SIZE,
   type Receipt,
+  type ReceiptRead,
   UPLOAD_PATH,
 } from "../../client/shared/contract/documents.ts";
 import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
@@ -238,6 +239,30 @@ export async function saveNote(
     const { doc, tx } = await ownDocument(deps, user.oid, oid);
     if (tx.value.reviewed) throw docError(409, tr, "doc.readOnly");
     const next = { ...doc.value, note, updatedAt: deps.now() };
+    const op = deps.store.kv.atomic().check(doc, tx);
+    if ((await deps.store.documents.put(op, next).commit()).ok) return toReceipt(next, 1);
+  }
+  throw new HttpError(409, "conflict", tr("request.busy"));
+}
+
+/**
+ * pwasaveReceiptRead: what the phone read from a receipt sent before its reading was done (the
+ * contract checked it as an upload's `read` field is); refused once reviewed, as notes are.
+ */
+export async function saveRead(
+  deps: Deps,
+  user: User,
+  oid: string,
+  read: ReceiptRead,
+): Promise<Receipt> {
+  const tr = await translate(user.locale);
+  for (let i = 0; i < RETRIES; i++) {
+    if (i > 0) await backoff(i);
+    const { doc, tx } = await ownDocument(deps, user.oid, oid);
+    // A reading belongs to a receipt (other documents are not read).
+    if (doc.value.documentType !== "receipt") throw notFound();
+    if (tx.value.reviewed) throw docError(409, tr, "doc.readOnly");
+    const next = { ...doc.value, read, updatedAt: deps.now() };
     const op = deps.store.kv.atomic().check(doc, tx);
     if ((await deps.store.documents.put(op, next).commit()).ok) return toReceipt(next, 1);
   }

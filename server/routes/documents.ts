@@ -14,6 +14,7 @@ import {
   ownDocument,
   previewOf,
   saveNote,
+  saveRead,
 } from "../domain/documents.ts";
 import { checkContent, checkUpload } from "../domain/uploads.ts";
 import type { DocumentRecord } from "../store/documents.ts";
@@ -37,6 +38,14 @@ export function documentRoutes(): Hono<AppEnv> {
       auth!.user,
       body.expenseReceipt.oid,
       body.expenseReceipt.note,
+    ),
+  }));
+  route(app, documents.saveRead, async ({ c, body, auth }) => ({
+    expenseReceipt: await saveRead(
+      c.var.deps,
+      auth!.user,
+      body.expenseReceipt.oid,
+      body.expenseReceipt.read,
     ),
   }));
   route(

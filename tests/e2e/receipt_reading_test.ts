@@ -147,6 +147,34 @@ for (const flavour of FLAVOURS) {
           await inTopPanel(p, "Back");
           await panelsClosed(p);
 
+          // A real photo chosen with Add receipt: it goes up at once and is read meanwhile; what
+          // was read follows it only when the person sends it.
+          await openTx(p, "Hotel Nice");
+          await (await fileInput(p, "Add receipt")).uploadFile(
+            new URL("../fixtures/receipts/fr-restaurant-01.jpg", import.meta.url).pathname,
+          );
+          await waitInTopPanel(p, "Receipts (1)");
+          const chosen = await waitReading(p, "Send with the receipt");
+          assert.match(chosen, /Contoso/, chosen);
+          assert.match(chosen, /21[.,]00/, chosen);
+          assert.equal(
+            await p.$(".side-panel.open .receipt-read"),
+            null,
+            "nothing read went up with the file",
+          );
+          await inTopPanel(p, "Send with the receipt");
+          await waitInTopPanel(p, "Read on the phone:");
+          const followed = await p.$eval(
+            ".side-panel.open .receipt-read",
+            (e) => (e as HTMLElement).innerText,
+          );
+          assert.match(followed, /Contoso/, followed);
+          // The total was not sure: it stays on the phone.
+          assert.doesNotMatch(followed, /21[.,]00/, followed);
+          await waitReading(p, "Sent with the receipt");
+          await inTopPanel(p, "Back");
+          await panelsClosed(p);
+
           // The engine and its languages are kept by the service worker.
           const kept = await p.evaluate(async () => {
             const c = await caches.open("qc-on-demand-v1");

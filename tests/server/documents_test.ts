@@ -799,6 +799,60 @@ Deno.test(
 );
 
 Deno.test(
+  "[documents] a reading sent after its receipt (Add receipt): kept with it; refused when bad, for another's receipt, a document, and once reviewed",
+  withApp(async (api) => {
+    const { emp, tx } = await setUp(api);
+    const read = {
+      total: 21,
+      currency: "EUR",
+      date: "2021-10-21",
+      merchant: "Contoso",
+      vat: [],
+      match: "differs",
+    };
+    const send = (h: Headers, oid: string, r: unknown) =>
+      post(api, h, "pwasaveReceiptRead", { expenseReceipt: { oid, read: r } });
+    const up = await uploaded(api, emp.h, { record: tx, file: makePng(80, 60) });
+    assert.equal(up.receipt?.read ?? null, null);
+    const saved = await send(emp.h, up.document.oid, read);
+    assertOk(saved);
+    assert.deepEqual((saved.json.expenseReceipt as Receipt).read, read);
+    const listed = (await get(api, emp.h, `pwaexpensereceipts?oid=${tx}`)).json
+      .receipts as Receipt[];
+    assert.deepEqual(listed.map((r) => r.read), [read]);
+    // Not what the phone reads: 400 naming it, the kept one unchanged.
+    for (const bad of [{ ...read, total: -1 }, { ...read, date: "21/10/2021" }, "{}", null]) {
+      const r = await send(emp.h, up.document.oid, bad);
+      assertError(r, 400, "invalid_body");
+      assert.match(String(r.json.message), /read/, JSON.stringify(bad));
+    }
+    const still = (await get(api, emp.h, `pwaexpensereceipts?oid=${tx}`)).json
+      .receipts as Receipt[];
+    assert.deepEqual(still.map((r) => r.read), [read]);
+    // Another's receipt, an unknown one, and a document that is not a receipt: 404.
+    const other = await setUp(api, DEMO.manager);
+    const theirs = await uploaded(api, other.emp.h, { record: other.tx, file: makePng() });
+    assertError(await send(emp.h, theirs.document.oid, read), 404);
+    assertError(await send(emp.h, "nope", read), 404);
+    const doc = await uploaded(api, emp.h, {
+      record: tx,
+      file: makePdf(),
+      name: "contract.pdf",
+      fields: { documenttype: "document" },
+    });
+    assertError(await send(emp.h, doc.document.oid, read), 404);
+    // Without a bearer token: 401.
+    assertError(await send({}, up.document.oid, read), 401);
+    // Reviewed: read-only, as its note.
+    await markReviewed(api, emp.oid, tx);
+    assertError(await send(emp.h, up.document.oid, { ...read, total: 22 }), 409, "read_only");
+    const after = (await get(api, emp.h, `pwaexpensereceipts?oid=${tx}`)).json
+      .receipts as Receipt[];
+    assert.deepEqual(after.map((r) => r.read?.total), [21]);
+  }),
+);
+
+Deno.test(
   "[documents] what the phone read travels with its receipt: stored, listed; a bad one refused, nothing kept",
   withApp(async (api) => {
     const { emp, tx } = await setUp(api);

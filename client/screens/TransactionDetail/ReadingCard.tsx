@@ -1,5 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
-import { hideReading } from "../../actions/reading.ts";
+import { hideReading, readToSend } from "../../actions/reading.ts";
+import { sendReading } from "../../actions/receipts.ts";
 import { openVat } from "../../actions/vat.ts";
 import { Field } from "../../components/Field.tsx";
 import { formatMoney, shortDate } from "../../i18n/display.ts";
@@ -8,7 +9,7 @@ import type { Transaction } from "../../shared/contract/transactions.ts";
 import { matchPayment } from "../../shared/receipt_match.ts";
 import { ReadDifferences } from "../../components/ReadDifferences.tsx";
 import { accounting } from "../../state/receipts.ts";
-import { receiptReading } from "../../state/reading.ts";
+import { readingReceipt, receiptReading } from "../../state/reading.ts";
 
 /**
  * What the phone read from the receipt just captured or chosen (client/actions/reading.ts):
@@ -39,6 +40,9 @@ export function ReadingCard(props: { tx: Transaction }) {
   const unsure = (f: typeof read.unsure[number]) =>
     read.unsure.includes(f) ? <em className="reading-unsure">{t("reading.unsure")}</em> : null;
   const match = matchPayment(read, tx);
+  // A receipt sent before this was read (Add receipt): its reading may follow it.
+  const sentAs = readingReceipt.value;
+  const follows = sentAs?.txOid === tx.oid && sentAs.key === r.key ? sentAs : null;
   const canVat = read.vat.length > 0 && !tx.readOnlyVAT && accounting.value.vatMode === "advanced";
   return (
     <section className="reading" aria-label={t("reading.title")}>
@@ -67,6 +71,14 @@ export function ReadingCard(props: { tx: Transaction }) {
             </button>
           )
           : null}
+        {follows && !follows.sent && readToSend(tx.oid)
+          ? (
+            <button type="button" className="secondary" onClick={() => void sendReading()}>
+              {t("reading.sendWith")}
+            </button>
+          )
+          : null}
+        {follows?.sent ? <span className="reading-sent">{t("reading.sentWith")}</span> : null}
         <button type="button" className="link" onClick={hideReading}>{t("reading.dismiss")}</button>
       </div>
     </section>

@@ -153,6 +153,19 @@ export const documents = {
     }),
     response: z.object({ expenseReceipt: Receipt }),
   }),
+  /**
+   * What the phone read from a receipt already sent (a file chosen with Add receipt goes up
+   * while it is read): sent when the person taps "Send with the receipt" on the reading, kept
+   * with the receipt as an upload's `read` field is. Refused once the transaction is reviewed.
+   * An addition to spec §7 (docs/receipts.md).
+   */
+  saveRead: endpoint({
+    method: "POST",
+    path: `${E}/pwasaveReceiptRead`,
+    auth: "bearer",
+    body: z.object({ expenseReceipt: z.object({ oid: Oid, read: ReceiptRead }) }),
+    response: z.object({ expenseReceipt: Receipt }),
+  }),
   /** spec §7 pwaexpensereceiptdocuments?record&archive&cacherecord: entity and documents. */
   list: endpoint({
     method: "GET",

@@ -21,4 +21,6 @@ export const deReading = {
   "reading.sent": "Auf dem Telefon gelesen: {what}",
   "reading.sentMatch": "passt zur Zahlung",
   "reading.sentDiffers": "weicht von der Zahlung ab",
+  "reading.sendWith": "Mit dem Beleg senden",
+  "reading.sentWith": "Mit dem Beleg gesendet",
 };

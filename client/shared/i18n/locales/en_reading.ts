@@ -24,4 +24,6 @@ export const enReading = {
   "reading.sent": "Read on the phone: {what}",
   "reading.sentMatch": "matches the payment",
   "reading.sentDiffers": "differs from the payment",
+  "reading.sendWith": "Send with the receipt",
+  "reading.sentWith": "Sent with the receipt",
 };

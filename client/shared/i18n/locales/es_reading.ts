@@ -21,4 +21,6 @@ export const esReading = {
   "reading.sent": "Leído en el teléfono: {what}",
   "reading.sentMatch": "coincide con el pago",
   "reading.sentDiffers": "difiere del pago",
+  "reading.sendWith": "Enviar con el recibo",
+  "reading.sentWith": "Enviado con el recibo",
 };

@@ -22,4 +22,6 @@ export const frReading = {
   "reading.sent": "Lu sur le téléphone : {what}",
   "reading.sentMatch": "correspond au paiement",
   "reading.sentDiffers": "diffère du paiement",
+  "reading.sendWith": "Envoyer avec le justificatif",
+  "reading.sentWith": "Envoyé avec le justificatif",
 };
