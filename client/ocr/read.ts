@@ -17,14 +17,11 @@ import type { Worker } from "tesseract.js";
 
 const { createWorker } = Tesseract;
 import {
-  greyOf,
+  drawSecondLook,
   OCR_PARAMETERS,
   ocrLanguages,
   ocrSize,
-  PAPER_LOOK_WIDTH,
-  paperBox,
   PDF_PAGES_READ,
-  secondLook,
 } from "../shared/ocr_config.ts";
 import {
   type ReadHints,
@@ -130,33 +127,12 @@ async function textOf(
 async function secondLookText(file: Blob, lang: ReceiptLanguage | undefined) {
   const bitmap = await createImageBitmap(file);
   try {
-    const small = ocrSize(bitmap.width, bitmap.height, PAPER_LOOK_WIDTH);
-    const look = new OffscreenCanvas(small.width, small.height).getContext("2d", {
-      willReadFrequently: true,
-    })!;
-    look.drawImage(bitmap, 0, 0, small.width, small.height);
-    const grey = greyOf(look.getImageData(0, 0, small.width, small.height).data);
-    const plan = secondLook(
-      bitmap.width,
-      bitmap.height,
-      paperBox(grey, small.width, small.height),
-      small,
-    );
-    if (!plan) return null;
-    const { from, to } = plan;
-    const canvas = new OffscreenCanvas(to.width, to.height);
-    canvas.getContext("2d")!.drawImage(
-      bitmap,
-      from.x,
-      from.y,
-      from.width,
-      from.height,
-      0,
-      0,
-      to.width,
-      to.height,
-    );
-    const png = await canvas.convertToBlob({ type: "image/png" });
+    const drawn = drawSecondLook<ImageBitmap, OffscreenCanvas>(bitmap, (width, height) => {
+      const canvas = new OffscreenCanvas(width, height);
+      return { canvas, context: canvas.getContext("2d", { willReadFrequently: true })! };
+    });
+    if (!drawn) return null;
+    const png = await drawn.convertToBlob({ type: "image/png" });
     const { data } = await (await engineFor(lang)).recognize(png);
     return data.text;
   } finally {

@@ -203,3 +203,50 @@ export function secondLook(
     },
   };
 }
+
+/** The part of a 2D canvas context the second look draws with (the DOM's and @napi-rs/canvas's). */
+export interface LookContext<I> {
+  drawImage(
+    image: I,
+    sx: number,
+    sy: number,
+    sw: number,
+    sh: number,
+    dx: number,
+    dy: number,
+    dw: number,
+    dh: number,
+  ): void;
+  getImageData(x: number, y: number, w: number, h: number): { data: Uint8ClampedArray };
+}
+
+/**
+ * The second look's drawing of `image` (the phone's OffscreenCanvas, the command line's
+ * @napi-rs/canvas: `canvas(w, h)` makes one and its context), or null when no paper stands out.
+ */
+export function drawSecondLook<I extends { width: number; height: number }, C>(
+  image: I,
+  canvas: (width: number, height: number) => { canvas: C; context: LookContext<I> },
+): C | null {
+  const { width, height } = image;
+  const small = ocrSize(width, height, PAPER_LOOK_WIDTH);
+  const look = canvas(small.width, small.height).context;
+  look.drawImage(image, 0, 0, width, height, 0, 0, small.width, small.height);
+  const grey = greyOf(look.getImageData(0, 0, small.width, small.height).data);
+  const plan = secondLook(width, height, paperBox(grey, small.width, small.height), small);
+  if (!plan) return null;
+  const { from, to } = plan;
+  const out = canvas(to.width, to.height);
+  out.context.drawImage(
+    image,
+    from.x,
+    from.y,
+    from.width,
+    from.height,
+    0,
+    0,
+    to.width,
+    to.height,
+  );
+  return out.canvas;
+}

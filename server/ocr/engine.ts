@@ -9,15 +9,12 @@ import { createCanvas, loadImage } from "@napi-rs/canvas";
 import { createWorker, type Worker } from "tesseract.js";
 import { fileURLToPath } from "node:url";
 import {
-  greyOf,
+  drawSecondLook,
   OCR_PARAMETERS,
   type OcrLanguage,
   ocrLanguages,
   ocrSize,
-  PAPER_LOOK_WIDTH,
-  paperBox,
   PDF_PAGES_READ,
-  secondLook,
 } from "../../client/shared/ocr_config.ts";
 import {
   pdfLines,
@@ -102,32 +99,12 @@ async function ocr(worker: Worker, image: Image): Promise<string> {
 
 /** The paper alone, drawn larger, read (as client/ocr/read.ts does); null: no paper found. */
 async function ocrSecondLook(worker: Worker, image: Image): Promise<string | null> {
-  const small = ocrSize(image.width, image.height, PAPER_LOOK_WIDTH);
-  const look = createCanvas(small.width, small.height);
-  const lookAt = look.getContext("2d");
-  lookAt.drawImage(image, 0, 0, small.width, small.height);
-  const grey = greyOf(lookAt.getImageData(0, 0, small.width, small.height).data);
-  const look2 = secondLook(
-    image.width,
-    image.height,
-    paperBox(grey, small.width, small.height),
-    small,
-  );
-  if (!look2) return null;
-  const { from, to } = look2;
-  const canvas = createCanvas(to.width, to.height);
-  canvas.getContext("2d").drawImage(
-    image,
-    from.x,
-    from.y,
-    from.width,
-    from.height,
-    0,
-    0,
-    to.width,
-    to.height,
-  );
-  const { data } = await worker.recognize(canvas.toBuffer("image/png"));
+  const drawn = drawSecondLook(image, (width, height) => {
+    const canvas = createCanvas(width, height);
+    return { canvas, context: canvas.getContext("2d") };
+  });
+  if (!drawn) return null;
+  const { data } = await worker.recognize(drawn.toBuffer("image/png"));
   return data.text;
 }
 
