@@ -32,7 +32,7 @@ import {
   tap,
 } from "./panels.ts";
 import { waitInTopPanel } from "./panels.ts";
-import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
+import { bearerOf, cardFor, openTx, purchase } from "./transactions_setup.ts";
 import { makePng } from "../fixtures/files.ts";
 import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 
@@ -40,27 +40,6 @@ const EMPLOYEE = "employee@demo.example";
 const PIN = "135790";
 const REVIEWED_MESSAGE =
   "This transaction is reviewed: its receipts and documents can no longer be changed";
-
-/** Opens the transaction row showing `text` on the Transactions tab. */
-async function openTx(p: Page, text: string): Promise<void> {
-  const row = ".transactions-tab .tx-row";
-  await p.waitForFunction(
-    (sel, t) => [...document.querySelectorAll(sel)].some((e) => e.textContent?.includes(t)),
-    {},
-    row,
-    text,
-  );
-  await p.evaluate(
-    (sel, t) => {
-      const e = [...document.querySelectorAll(sel)].find((x) => x.textContent?.includes(t));
-      (e as HTMLElement).click();
-    },
-    row,
-    text,
-  );
-  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
-  await settled(p);
-}
 
 /** A receipt uploaded through the API as the page's user; its oid. */
 async function uploadReceipt(env: Env, h: Record<string, string>, tx: string, name: string) {
@@ -156,10 +135,10 @@ for (const flavour of FLAVOURS) {
           await mainTab(p, "Transactions");
 
           // Both transactions seen once online, so their details are in the encrypted cache.
-          await openTx(p, "Inn");
+          await openTx(p, "Inn", { settle: true });
           await waitInTopPanel(p, "Receipts (1)");
           await closeAll(p);
-          await openTx(p, "Taxi");
+          await openTx(p, "Taxi", { settle: true });
           await waitInTopPanel(p, "Receipts (0)");
 
           // Offline: two comments and a receipt, each pending at once.
@@ -186,7 +165,7 @@ for (const flavour of FLAVOURS) {
           await closeAll(p);
 
           // A note on the hotel's receipt, offline too.
-          await openTx(p, "Inn");
+          await openTx(p, "Inn", { settle: true });
           await waitInTopPanel(p, "Receipts (1)");
           await inTopPanel(p, "Note for hotel.png");
           const note = await named(p, "Receipt note");

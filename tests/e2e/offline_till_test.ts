@@ -24,33 +24,13 @@ import {
   waitInTopPanel,
 } from "./panels.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
-import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
+import { bearerOf, cardFor, openTx, purchase } from "./transactions_setup.ts";
 import { makePng } from "../fixtures/files.ts";
 import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 
 const EMPLOYEE = "employee@demo.example";
 const OFFLINE = "You are offline: showing saved data";
 const STRIP = ".offline-strip.shown";
-
-/** Opens the transaction row showing `text` on the Transactions tab. */
-export async function openTx(p: Page, text: string): Promise<void> {
-  const row = ".transactions-tab .tx-row";
-  await p.waitForFunction(
-    (sel, t) => [...document.querySelectorAll(sel)].some((e) => e.textContent?.includes(t)),
-    {},
-    row,
-    text,
-  );
-  await p.evaluate(
-    (sel, t) => {
-      const e = [...document.querySelectorAll(sel)].find((x) => x.textContent?.includes(t));
-      (e as HTMLElement).click();
-    },
-    row,
-    text,
-  );
-  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
-}
 
 /** The receipts the server holds for a transaction (their names). */
 async function receiptsOn(env: Env, txOid: string): Promise<string[]> {

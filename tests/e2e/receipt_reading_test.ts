@@ -14,10 +14,10 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 import { fileInput, inTopPanel, mainTab, opts, panelsClosed, waitInTopPanel } from "./panels.ts";
-import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
+import { bearerOf, cardFor, openTx, purchase } from "./transactions_setup.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
 import { shot } from "./shots.ts";
-import { openTx, receiptImage, tillDate } from "./receipt_setup.ts";
+import { receiptImage, tillDate } from "./receipt_setup.ts";
 
 /** `QC_SHOTS=1`: the screenshots of docs/receipts.md, taken on the way (preact). */
 const SHOTS = !!Deno.env.get("QC_SHOTS");

@@ -2,7 +2,7 @@
  * Set-up shared by the receipt tests and benches: a receipt drawn as a till prints it, and the
  * transaction row opened by its text.
  */
-import type { Browser, Page } from "puppeteer-core";
+import type { Browser } from "puppeteer-core";
 
 /**
  * A receipt as a till prints it (monospace lines on white), drawn in a page of its own and kept
@@ -46,23 +46,4 @@ export async function receiptImage(
 export function tillDate(d = new Date()): string {
   const two = (n: number) => String(n).padStart(2, "0");
   return `${two(d.getDate())}/${two(d.getMonth() + 1)}/${d.getFullYear()}`;
-}
-
-/** Taps the transaction row showing `text` on the Transactions tab. */
-export async function openTx(p: Page, text: string): Promise<void> {
-  await p.waitForFunction(
-    (t) =>
-      [...document.querySelectorAll(".transactions-tab .tx-row")].some((e) =>
-        (e as HTMLElement).innerText.includes(t)
-      ),
-    { timeout: 15_000 },
-    text,
-  );
-  await p.evaluate((t) => {
-    const row = [...document.querySelectorAll(".transactions-tab .tx-row")].find((e) =>
-      (e as HTMLElement).innerText.includes(t)
-    );
-    (row as HTMLElement).click();
-  }, text);
-  await p.waitForSelector(".side-panel.open");
 }

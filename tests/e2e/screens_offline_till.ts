@@ -21,9 +21,8 @@ import {
   tap,
   waitInTopPanel,
 } from "./panels.ts";
-import { bearerOf, cardFor, DAY, purchase } from "./transactions_setup.ts";
+import { bearerOf, cardFor, DAY, openTx, purchase } from "./transactions_setup.ts";
 import { makePng } from "../fixtures/files.ts";
-import { openTx } from "./offline_till_test.ts";
 import { shot as docShot } from "./shots.ts";
 
 const shot = (p: Page, name: string) => docShot(p, `offline-till-${name}`);

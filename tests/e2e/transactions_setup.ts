@@ -8,9 +8,37 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { recordDecision } from "../../server/domain/requests.ts";
 import type { Env } from "./harness.ts";
+import { settled } from "./panels.ts";
 
 const E = "/bonita/scmapi/expense";
 export const DAY = 86_400_000;
+
+/**
+ * Opens the transaction whose row on the Transactions tab shows `text` (waiting for the row);
+ * `settle`: then until the app has nothing in flight (panels.ts settled).
+ */
+export async function openTx(p: Page, text: string, opts: { settle?: boolean } = {}) {
+  const row = ".transactions-tab .tx-row";
+  await p.waitForFunction(
+    (sel, t) =>
+      [...document.querySelectorAll(sel)].some((e) => (e as HTMLElement).innerText.includes(t)),
+    {},
+    row,
+    text,
+  );
+  await p.evaluate(
+    (sel, t) => {
+      const e = [...document.querySelectorAll(sel)].find((x) =>
+        (x as HTMLElement).innerText.includes(t)
+      );
+      (e as HTMLElement).click();
+    },
+    row,
+    text,
+  );
+  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
+  if (opts.settle) await settled(p);
+}
 
 /** The page's bearer headers, read from the next API request it makes (tap Refresh). */
 export async function bearerOf(page: Page, trigger: () => Promise<void>) {

@@ -10,9 +10,8 @@ import type { Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
 import { fileInput, inTopPanel, mainTab, opts, panelsClosed, waitInTopPanel } from "./panels.ts";
 import { makePng } from "../fixtures/files.ts";
-import { bearerOf, cardFor, purchase } from "./transactions_setup.ts";
+import { bearerOf, cardFor, openTx, purchase } from "./transactions_setup.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
-import { openTx } from "./receipt_setup.ts";
 
 const EMPLOYEE = "employee@demo.example";
 
