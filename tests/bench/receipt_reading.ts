@@ -12,8 +12,8 @@
 import type { Page } from "puppeteer-core";
 import { activate, click, start, tapDigits, waitText } from "../e2e/harness.ts";
 import { fileInput, inTopPanel, mainTab, panelsClosed } from "../e2e/panels.ts";
-import { openTx, receiptImage, tillDate } from "../e2e/receipt_setup.ts";
-import { bearerOf, cardFor, purchase } from "../e2e/transactions_setup.ts";
+import { receiptImage, tillDate } from "../e2e/receipt_setup.ts";
+import { bearerOf, cardFor, openTx, purchase } from "../e2e/transactions_setup.ts";
 
 type Line = (name: string, value: string, budget?: string) => void;
 
