@@ -157,10 +157,11 @@ export async function readReceipt(files: Blob[], hints: ReadHints = {}): Promise
     for (const f of files) read.push(await textOf(f, hints.lang));
     const exact = read.every((r) => r.exact);
     let found = readReceiptText(read.map((r) => r.text).join("\n"), { ...hints, exact });
-    // No date: the photos looked at again, for the date only.
+    // No date: the photos looked at again, for the date only (a look that fails keeps what
+    // the first reading found).
     for (let i = 0; found.date === null && i < files.length; i++) {
       if (read[i].exact) continue;
-      const again = await secondLookText(files[i], hints.lang);
+      const again = await secondLookText(files[i], hints.lang).catch(() => null);
       const date = again === null ? null : readReceiptText(again, hints).date;
       if (date) found = { ...found, date };
     }

@@ -70,7 +70,8 @@ export async function openReader(lang?: ReadHints["lang"]): Promise<Reader> {
       let read = readReceiptText(text, all);
       if (read.date === null) {
         // The second look, for the date only (client/shared/ocr_config.ts).
-        const again = await ocrSecondLook(w, image);
+        // A look that fails keeps what the first reading found.
+        const again = await ocrSecondLook(w, image).catch(() => null);
         const date = again === null ? null : readReceiptText(again, all).date;
         if (date) read = { ...read, date };
         if (again !== null) text += `\n${again}`;
