@@ -8,15 +8,9 @@ import {
 import type { Receipt, ReceiptRead } from "../shared/contract/documents.ts";
 import type { UploadResponse } from "../shared/contract/documents.ts";
 import { fetchFile } from "../api/files.ts";
-import { ApiError, call, NetworkError } from "../api/http.ts";
+import { ApiError, call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
-import {
-  enqueue,
-  hasPending,
-  IDEMPOTENCY_KEY_HEADER,
-  kickQueue,
-  onReplayed,
-} from "../offline/replay.ts";
+import { onReplayed, sendWrites } from "../offline/replay.ts";
 import { noteDraft, receiptUpload, txReceipts } from "../state/receipts.ts";
 import { readingReceipt } from "../state/reading.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";
@@ -219,26 +213,18 @@ export async function saveNote(): Promise<void> {
     noteDraft.value = { ...d, error: t("receipts.noteTooLong", { max: RECEIPT_NOTE_MAX }) };
     return;
   }
-  const key = crypto.randomUUID();
   const body = { expenseReceipt: { oid: d.receiptOid, note: d.note } };
   // Without a network the note waits in the offline queue, shown as pending (spec §1 offline).
-  const queue = () =>
-    enqueue({
-      key,
-      kind: "note",
-      target: txOid,
-      ref: d.receiptOid,
-      label: d.note,
-      call: { ep: "receipt.saveNote", body },
-    });
   const saved = await busy(async (): Promise<Receipt | "queued" | null> => {
-    if (hasPending() && await queue()) return "queued";
     try {
-      const r = await call(api.saveNote, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
-      kickQueue();
-      return r.expenseReceipt;
+      const r = await sendWrites(txOid, [{
+        kind: "note",
+        ref: d.receiptOid,
+        label: d.note,
+        call: { ep: "receipt.saveNote", body },
+      }]);
+      return r === "queued" ? r : (r.sent as { expenseReceipt: Receipt }).expenseReceipt;
     } catch (err) {
-      if (err instanceof NetworkError && await queue()) return "queued";
       noteDraft.value = { ...d, error: messageOf(err) };
       return null;
     }
@@ -268,25 +254,17 @@ export async function sendReading(): Promise<void> {
   if (!r || r.sent || !txOid || r.txOid !== txOid) return;
   const json = readToSend(txOid);
   if (!json) return;
-  const key = crypto.randomUUID();
   const body = { expenseReceipt: { oid: r.receiptOid, read: JSON.parse(json) as ReceiptRead } };
-  const queue = () =>
-    enqueue({
-      key,
-      kind: "read",
-      target: txOid,
-      ref: r.receiptOid,
-      label: t("reading.sendWith"),
-      call: { ep: "receipt.saveRead", body },
-    });
   const saved = await busy(async (): Promise<Receipt | "queued" | null> => {
-    if (hasPending() && await queue()) return "queued";
     try {
-      const a = await call(api.saveRead, { body, headers: { [IDEMPOTENCY_KEY_HEADER]: key } });
-      kickQueue();
-      return a.expenseReceipt;
+      const a = await sendWrites(txOid, [{
+        kind: "read",
+        ref: r.receiptOid,
+        label: t("reading.sendWith"),
+        call: { ep: "receipt.saveRead", body },
+      }]);
+      return a === "queued" ? a : (a.sent as { expenseReceipt: Receipt }).expenseReceipt;
     } catch (err) {
-      if (err instanceof NetworkError && await queue()) return "queued";
       pushBanner(messageOf(err));
       return null;
     }

@@ -1,17 +1,9 @@
 import { requests as reqApi } from "../shared/contract/requests.ts";
 import type { Transaction } from "../shared/contract/transactions.ts";
 import { vat as api } from "../shared/contract/vat.ts";
-import { call, NetworkError } from "../api/http.ts";
+import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
-import {
-  enqueue,
-  hasPending,
-  IDEMPOTENCY_KEY_HEADER,
-  kickQueue,
-  onReplayed,
-  QUEUEABLE,
-} from "../offline/replay.ts";
-import type { JsonCall } from "../offline/queue.ts";
+import { onReplayed, sendWrites, type Write } from "../offline/replay.ts";
 import {
   type DoTax,
   doTaxOfFlag,
@@ -73,42 +65,9 @@ onReplayed("review", (w, answer) => {
 });
 
 /** One VAT write: what it is, its call and how it shows while it waits. */
-interface VatWrite {
+interface VatWrite extends Write {
   kind: "dotax" | "review";
-  label: string;
-  call: JsonCall & { ep: "vat.setDoTax" | "vat.review" };
-}
-
-/**
- * Sends VAT writes in order, each with an idempotency key; from the first one that finds
- * no network on (or from the start when writes already wait), they go into the offline
- * queue in the same order. 'sent' with the last answer, 'queued', or the error.
- */
-async function sendVat(
-  oid: string,
-  writes: VatWrite[],
-): Promise<{ sent: unknown } | "queued"> {
-  let answer: unknown = null;
-  let queueing = hasPending();
-  for (const w of writes) {
-    const key = crypto.randomUUID();
-    const item = { key, kind: w.kind, target: oid, label: w.label, call: w.call };
-    if (queueing && await enqueue(item)) continue;
-    try {
-      // deno-lint-ignore no-explicit-any
-      answer = await call(QUEUEABLE[w.call.ep] as any, {
-        query: w.call.query,
-        body: w.call.body,
-        headers: { [IDEMPOTENCY_KEY_HEADER]: key },
-      });
-    } catch (err) {
-      if (!(err instanceof NetworkError) || !(await enqueue(item))) throw err;
-      queueing = true;
-    }
-  }
-  if (queueing) return "queued";
-  kickQueue();
-  return { sent: answer };
+  call: Write["call"] & { ep: "vat.setDoTax" | "vat.review" };
 }
 
 /** spec §2 VAT choice (unknown, no VAT, has VAT): set at once with pwasetreceiptdotax. */
@@ -117,7 +76,7 @@ export async function setVatFlag(dotax: DoTax): Promise<void> {
   if (!oid) return;
   await busy(async () => {
     try {
-      const r = await sendVat(oid, [{
+      const r = await sendWrites(oid, [{
         kind: "dotax",
         label: dotax,
         call: { ep: "vat.setDoTax", query: { oid, dotax } },
@@ -387,7 +346,7 @@ export async function submitVat(): Promise<void> {
           },
         },
       });
-      const r = await sendVat(tx.oid, writes);
+      const r = await sendWrites(tx.oid, writes);
       if (r === "queued") return "queued";
       const done = (r.sent as { transactions: Transaction[] }).transactions
         .find((x) => x.oid === tx.oid);

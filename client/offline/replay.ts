@@ -3,7 +3,7 @@ import { requests as reqApi } from "../shared/contract/requests.ts";
 import { transactions as txApi } from "../shared/contract/transactions.ts";
 import { vat as vatApi } from "../shared/contract/vat.ts";
 import { uploadFile } from "../api/files.ts";
-import { ApiError, call } from "../api/http.ts";
+import { ApiError, call, NetworkError } from "../api/http.ts";
 import { commentLanded } from "../actions/comment_landing.ts";
 import { currentKey } from "../actions/device.ts";
 import { changed } from "../actions/changes.ts";
@@ -14,6 +14,7 @@ import { t } from "../i18n/index.ts";
 import { pushBanner, showNotice } from "../state/ui.ts";
 import {
   addQueued,
+  type JsonCall,
   listQueued,
   type NewWrite,
   type QueuedFiles,
@@ -332,6 +333,54 @@ export function startQueue(): () => void {
     removeEventListener("online", online);
     clearTimeout(timer);
   };
+}
+
+/** One write of sendWrites: its kind, how it shows while it waits, and its call. */
+export interface Write {
+  kind: OutqKind;
+  label: string;
+  ref?: string;
+  call: JsonCall & { ep: QueueableCall };
+}
+
+/**
+ * Sends writes on `target` in order, each with an idempotency key; from the first one that
+ * finds no network on (or from the start when writes already wait, so they land in the order
+ * written), they go into the offline queue in the same order. 'sent' with the last answer,
+ * 'queued', or the error (a refusal, or no network and no room in the queue).
+ */
+export async function sendWrites(
+  target: string,
+  writes: Write[],
+): Promise<{ sent: unknown } | "queued"> {
+  let answer: unknown = null;
+  let queueing = hasPending();
+  for (const w of writes) {
+    const key = crypto.randomUUID();
+    const item = {
+      key,
+      kind: w.kind,
+      target,
+      ...(w.ref === undefined ? {} : { ref: w.ref }),
+      label: w.label,
+      call: w.call,
+    };
+    if (queueing && await enqueue(item)) continue;
+    try {
+      // deno-lint-ignore no-explicit-any
+      answer = await call(QUEUEABLE[w.call.ep] as any, {
+        query: w.call.query,
+        body: w.call.body,
+        headers: { [IDEMPOTENCY_KEY_HEADER]: key },
+      });
+    } catch (err) {
+      if (!(err instanceof NetworkError) || !(await enqueue(item))) throw err;
+      queueing = true;
+    }
+  }
+  if (queueing) return "queued";
+  kickQueue();
+  return { sent: answer };
 }
 
 /** After a write went through: the network is back, so what waits goes too. */
