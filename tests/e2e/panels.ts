@@ -179,6 +179,31 @@ export async function closeAll(p: Page): Promise<void> {
   await panelsClosed(p);
 }
 
+/**
+ * Taps the first `selector` row whose text shows `text` (waiting for it; found and tapped in
+ * one step, so a re-render between cannot hand over another row) and waits for a panel.
+ */
+export async function openRow(p: Page, selector: string, text: string): Promise<void> {
+  await p.waitForFunction(
+    (s, t) =>
+      [...document.querySelectorAll(s)].some((e) => (e as HTMLElement).innerText.includes(t)),
+    {},
+    selector,
+    text,
+  );
+  await p.evaluate(
+    (s, t) => {
+      const row = [...document.querySelectorAll(s)].find((e) =>
+        (e as HTMLElement).innerText.includes(t)
+      );
+      (row as HTMLElement).click();
+    },
+    selector,
+    text,
+  );
+  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
+}
+
 /** Selects a tab of the main screen by its name. */
 export async function mainTab(p: Page, name: string): Promise<void> {
   await p.locator(`::-p-aria([name="${name}"][role="tab"])`).click();

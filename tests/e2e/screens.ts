@@ -6,33 +6,11 @@
  *
  * Writes docs/screenshots/*.png from a fresh demo server (the preact build in dist/).
  */
-import type { Page } from "puppeteer-core";
 import { decide } from "../../server/domain/approvals.ts";
 import { activate, click, start, tapDigits, waitText } from "./harness.ts";
-import { closeAll, fill, mainTab, pick, tap, waitInTopPanel } from "./panels.ts";
+import { closeAll, fill, mainTab, openRow, pick, tap, waitInTopPanel } from "./panels.ts";
 import { bearerOf, cardFor, DAY, postAs, purchase } from "./transactions_setup.ts";
 import { shot } from "./shots.ts";
-
-async function openRow(p: Page, selector: string, text: string): Promise<void> {
-  await p.waitForFunction(
-    (s, t) =>
-      [...document.querySelectorAll(s)].some((e) => (e as HTMLElement).innerText.includes(t)),
-    {},
-    selector,
-    text,
-  );
-  await p.evaluate(
-    (s, t) => {
-      const row = [...document.querySelectorAll(s)].find((e) =>
-        (e as HTMLElement).innerText.includes(t)
-      );
-      (row as HTMLElement).click();
-    },
-    selector,
-    text,
-  );
-  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
-}
 
 const env = await start("preact");
 try {

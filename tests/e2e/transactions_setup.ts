@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import type { Page } from "puppeteer-core";
 import { recordDecision } from "../../server/domain/requests.ts";
 import type { Env } from "./harness.ts";
-import { settled } from "./panels.ts";
+import { openRow, settled } from "./panels.ts";
 
 const E = "/bonita/scmapi/expense";
 export const DAY = 86_400_000;
@@ -18,25 +18,7 @@ export const DAY = 86_400_000;
  * `settle`: then until the app has nothing in flight (panels.ts settled).
  */
 export async function openTx(p: Page, text: string, opts: { settle?: boolean } = {}) {
-  const row = ".transactions-tab .tx-row";
-  await p.waitForFunction(
-    (sel, t) =>
-      [...document.querySelectorAll(sel)].some((e) => (e as HTMLElement).innerText.includes(t)),
-    {},
-    row,
-    text,
-  );
-  await p.evaluate(
-    (sel, t) => {
-      const e = [...document.querySelectorAll(sel)].find((x) =>
-        (x as HTMLElement).innerText.includes(t)
-      );
-      (e as HTMLElement).click();
-    },
-    row,
-    text,
-  );
-  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length > 0);
+  await openRow(p, ".transactions-tab .tx-row", text);
   if (opts.settle) await settled(p);
 }
 
