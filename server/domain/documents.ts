@@ -227,42 +227,37 @@ export async function listReceipts(deps: Deps, user: User, oid: string): Promise
 }
 
 /** spec §7 pwasaveReceiptNote (≤ 200, checked by the contract); refused once reviewed. */
-export async function saveNote(
-  deps: Deps,
-  user: User,
-  oid: string,
-  note: string,
-): Promise<Receipt> {
-  const tr = await translate(user.locale);
-  for (let i = 0; i < RETRIES; i++) {
-    if (i > 0) await backoff(i);
-    const { doc, tx } = await ownDocument(deps, user.oid, oid);
-    if (tx.value.reviewed) throw docError(409, tr, "doc.readOnly");
-    const next = { ...doc.value, note, updatedAt: deps.now() };
-    const op = deps.store.kv.atomic().check(doc, tx);
-    if ((await deps.store.documents.put(op, next).commit()).ok) return toReceipt(next, 1);
-  }
-  throw new HttpError(409, "conflict", tr("request.busy"));
+export function saveNote(deps: Deps, user: User, oid: string, note: string): Promise<Receipt> {
+  return changeDocument(deps, user, oid, { note });
 }
 
 /**
  * pwasaveReceiptRead: what the phone read from a receipt sent before its reading was done (the
- * contract checked it as an upload's `read` field is); refused once reviewed, as notes are.
+ * contract checked it as an upload's `read` field is); refused once reviewed, as notes are. A
+ * reading belongs to a receipt: another document answers 404.
  */
-export async function saveRead(
+export function saveRead(deps: Deps, user: User, oid: string, read: ReceiptRead): Promise<Receipt> {
+  return changeDocument(deps, user, oid, { read }, "receipt");
+}
+
+/**
+ * The caller's document `oid` with `change`, checked against its transaction (409 once that is
+ * reviewed) and retried on a conflicting write; `only`: of that document type, else 404.
+ */
+async function changeDocument(
   deps: Deps,
   user: User,
   oid: string,
-  read: ReceiptRead,
+  change: Pick<Partial<DocumentRecord>, "note" | "read">,
+  only?: DocumentRecord["documentType"],
 ): Promise<Receipt> {
   const tr = await translate(user.locale);
   for (let i = 0; i < RETRIES; i++) {
     if (i > 0) await backoff(i);
     const { doc, tx } = await ownDocument(deps, user.oid, oid);
-    // A reading belongs to a receipt (other documents are not read).
-    if (doc.value.documentType !== "receipt") throw notFound();
+    if (only && doc.value.documentType !== only) throw notFound();
     if (tx.value.reviewed) throw docError(409, tr, "doc.readOnly");
-    const next = { ...doc.value, read, updatedAt: deps.now() };
+    const next = { ...doc.value, ...change, updatedAt: deps.now() };
     const op = deps.store.kv.atomic().check(doc, tx);
     if ((await deps.store.documents.put(op, next).commit()).ok) return toReceipt(next, 1);
   }
