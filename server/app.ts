@@ -1,4 +1,5 @@
 import { changeRoutes } from "./routes/changes.ts";
+import { exportRoutes } from "./routes/export.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
@@ -111,6 +112,7 @@ export function createApp(
   api.route("/", documentRoutes());
   api.route("/", vatRoutes());
   api.route("/", changeRoutes());
+  api.route("/", exportRoutes());
   // Unknown API paths: unauthenticated callers learn nothing (401), others get 404.
   api.all("*", async (c) => {
     await requireBearer(c);

@@ -64,6 +64,7 @@ function showLists(
     fname: data.fname,
     lname: data.lname,
     canRequest: data.canRequest,
+    finance: data.finance ?? false,
   };
   accounting.value = {
     vatMode: data.vatMode,

@@ -27,6 +27,8 @@ export interface Profile {
   fname: string;
   lname: string;
   canRequest: boolean;
+  /** A finance user: the menu offers the accounting export. */
+  finance?: boolean;
 }
 export const profile = signal<Profile | null>(null);
 export const supportUrl = signal<string | null>(null);

@@ -77,6 +77,7 @@ export function checkOrgReferences(org: Org): string[] {
     const delegating = t.delegatingTeamOid;
     if (delegating === t.oid) err(`${where}: a team cannot delegate to itself`);
     else if (delegating) refs(teams, where, "delegating team", [delegating]);
+    refs(accounts, where, "finance account", t.finance?.accountOids ?? []);
   });
   org.accounts.forEach((a, i) => {
     refs(currencies, `accounts[${i}] (${a.value})`, "currency", [a.currency]);

@@ -92,6 +92,19 @@ const Settings = z.strictObject({
    */
   appColor: hexColor.default(DEFAULT_APP_COLOR),
   cardColor: hexColor.default(DEFAULT_CARD_COLOR),
+  /**
+   * The DATEV export's header (docs/export.md): the tax consultant's and client's numbers, the
+   * fiscal year's first month, the length of the GL accounts, the chart of accounts (SKR 03 or
+   * 04) and the account the card spend is booked against (Gegenkonto).
+   */
+  datev: z.strictObject({
+    consultant: z.int().min(1001).max(9999999).default(1001),
+    client: z.int().min(1).max(99999).default(1),
+    fiscalYearStartMonth: z.int().min(1).max(12).default(1),
+    accountLength: z.int().min(4).max(8).default(4),
+    chart: z.enum(["03", "04"]).default("03"),
+    contraAccount: z.string().regex(/^\d{1,9}$/, "must be an account number").default("1360"),
+  }).optional(),
 });
 
 const User = z.strictObject({
@@ -112,6 +125,12 @@ const Team = z.strictObject({
   /** Spec's delegatingTeamName: members of that team may act for this one (isDelegated). */
   delegatingTeamOid: oid.optional(),
   isVisible: z.boolean().default(true),
+  /**
+   * The finance role (docs/export.md): members may export the organisation's card spend and
+   * read every transaction in it — of every account, or of `accountOids` only. A SCIM group
+   * is a team, so an identity provider grants and takes the role by membership.
+   */
+  finance: z.strictObject({ accountOids: z.array(oid).min(1).optional() }).optional(),
 });
 
 const Account = z.strictObject({
@@ -194,6 +213,8 @@ export const OrgFile = z.strictObject({
     description: orgLabel,
     percentage: z.number().min(0).max(100),
     countryid: countryId,
+    /** The DATEV tax key (BU-Schlüssel) of the code, e.g. "9" for 19 % input VAT in SKR 03. */
+    datevKey: z.string().regex(/^\d{1,4}$/, "must be a DATEV tax key (1 to 4 digits)").optional(),
   })).default([]),
   receiptTypes: z.array(ComboItem).default([]),
   accountingCodes: z.array(ComboItem).default([]),

@@ -1,3 +1,4 @@
+import { financeScope } from "../domain/finance.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
 import type * as z from "zod/mini";
@@ -77,7 +78,7 @@ export function sessionRoutes(): Hono<AppEnv> {
     const { deps } = c.var;
     const u = auth!.user;
     // The organisation and both lists in one store read (cached lists: versions only).
-    const { meta, requests, transactions } = await readUserLists(deps.store, u.oid);
+    const { meta, requests, transactions, orgVersion } = await readUserLists(deps.store, u.oid);
     const [expenseslist, receiptslist] = await Promise.all([
       // The organisation's words in the language the app shows (Accept-Language), else the user's.
       listRows(deps, u, requests, pickLocale(c.req.header("accept-language"), u.locale))
@@ -92,6 +93,7 @@ export function sessionRoutes(): Hono<AppEnv> {
       fname: u.fname,
       lname: u.lname,
       canRequest: u.canRequest,
+      finance: (await financeScope(deps, u, orgVersion)) !== null,
     };
   });
 

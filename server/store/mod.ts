@@ -5,6 +5,7 @@ import { CodeRepo } from "./codes.ts";
 import { CommentRepo } from "./comments.ts";
 import { DeviceRepo } from "./devices.ts";
 import { DocumentRepo } from "./documents.ts";
+import { ExportRepo } from "./exports.ts";
 import { OrgRepo } from "./org.ts";
 import { OrgCache } from "./org_cache.ts";
 import { PushSubscriptionRepo } from "./push_subscriptions.ts";
@@ -41,6 +42,8 @@ export interface Store {
   challenges: ChallengeRepo;
   /** What changed for whom (the change channel: changes.ts). */
   changes: ChangeRepo;
+  /** The accounting exports and what each carried (server/export/). */
+  exports: ExportRepo;
 }
 
 export function createStore(kv: Deno.Kv): Store {
@@ -63,5 +66,6 @@ export function createStore(kv: Deno.Kv): Store {
     pushSubs: new PushSubscriptionRepo(kv),
     challenges: new ChallengeRepo(kv),
     changes: new ChangeRepo(kv),
+    exports: new ExportRepo(kv),
   };
 }

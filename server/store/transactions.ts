@@ -140,6 +140,22 @@ export function noVatLines(): TransactionRecord["vat"] {
   };
 }
 
+/** ["transaction_booked", bookedAt, oid] → userOid: see TransactionRepo.put. */
+export const BOOKED = ["transaction_booked"] as const;
+
+/**
+ * When a transaction counts in the books: a purchase when first captured (authorised, refused
+ * and reversed ones never), a merchant's credit when made. Null when it does not count.
+ */
+export function bookedAt(
+  t: Pick<TransactionRecord, "transactionType" | "capturedAt" | "createdAt" | "status">,
+): number | null {
+  if (t.transactionType === "Refund") {
+    return t.status === "declined" ? null : t.capturedAt ?? t.createdAt;
+  }
+  return t.capturedAt;
+}
+
 export interface AuthRef {
   userOid: string;
   oid: string;
@@ -190,11 +206,48 @@ export class TransactionRepo {
     return await this.kv.get<AuthRef>(["transaction_auth", authorizationId]);
   }
 
-  /** Adds the writes of a transaction (record, owner index, list version) to an atomic op. */
+  /**
+   * Adds the writes of a transaction (record, owner index, booked index, list version) to an
+   * atomic op.
+   */
   put(op: Deno.AtomicOperation, t: TransactionRecord): Deno.AtomicOperation {
     op.set(this.key(t.userOid, t.oid), t).set(["transaction_owner", t.oid], t.userOid);
+    // The accounting export's index: the live transactions by the day they were booked. The key
+    // never moves (a capture's time is set once), so a flip's original leaves it and its copy
+    // enters it in the same write.
+    const at = bookedAt(t);
+    if (at !== null) {
+      const key = [...BOOKED, at, t.oid];
+      if (t.movedToOid) op.delete(key);
+      else op.set(key, t.userOid);
+    }
     noteChange(op, [userChannel(t.userOid)], "transaction", t.oid);
     return this.#lists.bump(op, t.userOid);
+  }
+
+  /**
+   * The booked index of transactions written before it existed, once per store (a marker key
+   * says it is done): each live transaction's entry, in writes of 500.
+   */
+  async backfillBooked(): Promise<number> {
+    const done = ["transaction_booked_ready"];
+    if ((await this.kv.get(done)).value) return 0;
+    let op = this.kv.atomic();
+    let n = 0, inOp = 0;
+    for await (const e of this.kv.list<TransactionRecord>({ prefix: ["transaction"] })) {
+      const t = e.value;
+      const at = bookedAt(t);
+      if (at === null || t.movedToOid) continue;
+      op.set([...BOOKED, at, t.oid], t.userOid);
+      n++;
+      if (++inOp === 500) {
+        await op.commit();
+        op = this.kv.atomic();
+        inOp = 0;
+      }
+    }
+    await op.set(done, true).commit();
+    return n;
   }
 
   /** Points an authorization at the transaction that now stands for it. */

@@ -25,6 +25,8 @@ export const session = {
       fname: z.string(),
       lname: z.string(),
       canRequest: z.boolean(),
+      /** A member of a finance team (docs/export.md): the menu offers the accounting export. */
+      finance: z.optional(z.boolean()),
     }),
   }),
   ...rest,

@@ -3,6 +3,7 @@ import { deRequests } from "./de_requests.ts";
 import { deApprovals } from "./de_approvals.ts";
 import { deDeclare } from "./de_declare.ts";
 import { deReading } from "./de_reading.ts";
+import { deExport } from "./de_export.ts";
 
 /**
  * German. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
@@ -386,4 +387,5 @@ export const de: Dictionary = {
   ...deApprovals,
   ...deDeclare,
   ...deReading,
+  ...deExport,
 };

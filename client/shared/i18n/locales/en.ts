@@ -3,6 +3,7 @@ import { enRequests } from "./en_requests.ts";
 import { enApprovals } from "./en_approvals.ts";
 import { enDeclare } from "./en_declare.ts";
 import { enReading } from "./en_reading.ts";
+import { enExport } from "./en_export.ts";
 
 /**
  * English: the source language. Every UI string of the app and of its emails has a key
@@ -281,6 +282,7 @@ export const en = {
   ...enApprovals,
   ...enDeclare,
   ...enReading,
+  ...enExport,
 } as const;
 
 export type TranslationKey = keyof typeof en;

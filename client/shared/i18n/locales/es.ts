@@ -3,6 +3,7 @@ import { esRequests } from "./es_requests.ts";
 import { esApprovals } from "./es_approvals.ts";
 import { esDeclare } from "./es_declare.ts";
 import { esReading } from "./es_reading.ts";
+import { esExport } from "./es_export.ts";
 
 /**
  * Spanish. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
@@ -384,4 +385,5 @@ export const es: Dictionary = {
   ...esApprovals,
   ...esDeclare,
   ...esReading,
+  ...esExport,
 };

@@ -3,6 +3,7 @@ import { frRequests } from "./fr_requests.ts";
 import { frApprovals } from "./fr_approvals.ts";
 import { frDeclare } from "./fr_declare.ts";
 import { frReading } from "./fr_reading.ts";
+import { frExport } from "./fr_export.ts";
 
 /**
  * French. Same keys and `{name}` placeholders as en.ts (checked by tests/unit/i18n_test.ts).
@@ -376,4 +377,5 @@ export const fr: Dictionary = {
   ...frApprovals,
   ...frDeclare,
   ...frReading,
+  ...frExport,
 };

@@ -1,0 +1,187 @@
+/**
+ * Where the accounting export reads from (docs/export.md): the live transactions booked in a
+ * period, by the booked index (store/transactions.ts), a page at a time — each with its card
+ * holder, request, account, receipts and last export — so a month of 50,000 transactions is
+ * never held at once. An index entry is trusted only when the transaction still says the same
+ * (booked then, not moved by a flip): a transaction is read once, however the index was kept.
+ */
+import { isoDay } from "../../client/shared/dates.ts";
+import type { Deps } from "../env.ts";
+import { labelIn, type OrgLabel } from "../org/labels.ts";
+import type { DocumentRecord } from "../store/documents.ts";
+import type { OrgAccount } from "../store/org.ts";
+import type { RequestRecord } from "../store/requests.ts";
+import { BOOKED, bookedAt, type TransactionRecord } from "../store/transactions.ts";
+import type { User } from "../store/users.ts";
+import type { FinanceScope } from "../domain/finance.ts";
+import {
+  type AccountRef,
+  type ExportEntry,
+  linesOf,
+  type RowContext,
+  type VatCodeRef,
+} from "./rows.ts";
+
+export const DAY_MS = 86_400_000;
+const PAGE = 100;
+/** Kept holders and requests: a page's worth many times over, then started again. */
+const CACHE = 5000;
+
+export interface SourceParams {
+  from: string;
+  to: string;
+  accountOid: string | null;
+  onlyNew: boolean;
+  layout: "folders" | "flat";
+}
+
+export interface SourceItem {
+  entry: ExportEntry;
+  lines: ReturnType<typeof linesOf>["lines"];
+  stamp: string;
+}
+
+/** A file-name part: accents dropped, anything but letters, digits, dot, dash out. */
+export function namePart(s: string, max = 40): string {
+  const out = s.normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+    .replace(/[^A-Za-z0-9.-]+/g, "-").replace(/^[-.]+|[-.]+$/g, "").slice(0, max);
+  return out || "x";
+}
+
+const EXT: Record<string, string> = {
+  "application/pdf": "pdf",
+  "image/png": "png",
+  "image/jpeg": "jpg",
+};
+
+/** Where each receipt of a transaction goes in the ZIP. */
+export function receiptPaths(
+  t: Pick<TransactionRecord, "oid" | "cardId" | "merchantname">,
+  booked: string,
+  holder: string,
+  docs: DocumentRecord[],
+  layout: "folders" | "flat",
+): string[] {
+  const dir = layout === "folders" ? `receipts/${namePart(holder)}/` : "receipts/";
+  const who = layout === "flat" ? `_${namePart(holder)}` : "";
+  return docs.map((d, i) => {
+    const n = docs.length > 1 ? `_${i + 1}` : "";
+    const ext = EXT[d.mimeType] ?? "bin";
+    return `${dir}${booked}${who}_${namePart(t.cardId)}_${namePart(t.merchantname, 30)}_` +
+      `${t.oid.slice(0, 8)}${n}.${ext}`;
+  });
+}
+
+/** The organisation's references the rows need, read once per export. */
+export async function rowContext(deps: Deps, lang: string): Promise<{
+  ctx: RowContext;
+  accounts: Map<string, AccountRef>;
+}> {
+  const org = deps.store.org;
+  type StoredCode = Omit<VatCodeRef, "description"> & { description: OrgLabel };
+  const coded = async (c: string) => [
+    ...await org.archived<{ oid: string; value: string }>(c),
+    ...await org.list<{ oid: string; value: string }>(c),
+  ];
+  const [codes, accounts, ...lists] = await Promise.all([
+    org.list<StoredCode>("vatcode"),
+    org.list<OrgAccount>("account"),
+    coded("costcenter"),
+    coded("ledger"),
+    coded("project"),
+  ]);
+  return {
+    ctx: {
+      codes: new Map(
+        codes.map((c) => [c.oid, { ...c, description: labelIn(c.description, lang) }]),
+      ),
+      rates: deps.issuer.rates(),
+      values: new Map(lists.flat().map((c) => [c.oid, c.value])),
+    },
+    accounts: new Map(accounts.map((a) => [a.oid, {
+      oid: a.oid,
+      value: a.value,
+      label: labelIn(a.label, lang),
+      currency: a.currency,
+    }])),
+  };
+}
+
+/** The period's transactions, in booking order, as the export's lines. */
+export async function* exportItems(
+  deps: Deps,
+  p: SourceParams,
+  scope: FinanceScope,
+  refs: { ctx: RowContext; accounts: Map<string, AccountRef> },
+): AsyncGenerator<SourceItem> {
+  const { kv } = deps.store;
+  const start = Date.parse(`${p.from}T00:00:00Z`);
+  const end = Date.parse(`${p.to}T00:00:00Z`) + DAY_MS;
+  const users = new Map<string, User | null>();
+  const requests = new Map<string, RequestRecord | null>();
+  let page: { at: number; oid: string; userOid: string }[] = [];
+  const flush = async function* () {
+    const keys = page.map((e) => deps.store.transactions.key(e.userOid, e.oid));
+    const txs: (TransactionRecord | null)[] = [];
+    for (let i = 0; i < keys.length; i += 10) {
+      for (const e of await kv.getMany<TransactionRecord[]>(keys.slice(i, i + 10))) {
+        txs.push(e.value ?? null);
+      }
+    }
+    const live = txs.filter((t, i): t is TransactionRecord =>
+      !!t && !t.movedToOid && bookedAt(t) === page[i].at
+    );
+    if (users.size > CACHE) users.clear();
+    if (requests.size > CACHE) requests.clear();
+    const picked: {
+      t: TransactionRecord;
+      request: RequestRecord | null;
+      account: AccountRef | null;
+    }[] = [];
+    for (const t of live) {
+      const rk = `${t.userOid}/${t.expenseOid}`;
+      if (!requests.has(rk)) {
+        requests.set(rk, (await deps.store.requests.get(t.userOid, t.expenseOid)).value ?? null);
+      }
+      const request = requests.get(rk)!;
+      const accountOid = request?.accountOid ?? null;
+      if (scope.accounts && (!accountOid || !scope.accounts.has(accountOid))) continue;
+      if (p.accountOid && accountOid !== p.accountOid) continue;
+      picked.push({
+        t,
+        request,
+        account: accountOid ? refs.accounts.get(accountOid) ?? null : null,
+      });
+    }
+    const last = await deps.store.exports.lastOf(picked.map((x) => x.t.oid));
+    for (const [i, { t, request, account }] of picked.entries()) {
+      if (!users.has(t.userOid)) users.set(t.userOid, await deps.store.users.get(t.userOid));
+      const u = users.get(t.userOid);
+      const name = u ? `${u.fname} ${u.lname}`.trim() : t.userOid;
+      const docs = (await deps.store.documents.byTransaction(t.userOid, t.authorizationId))
+        .filter((d) => d.documentType === "receipt" && !d.archive);
+      const booked = isoDay(bookedAt(t)!);
+      const paths = receiptPaths(t, booked, name, docs, p.layout);
+      const entry: ExportEntry = {
+        tx: t,
+        request,
+        holder: { name, email: u?.email ?? "" },
+        account,
+        receipts: docs.map((doc, j) => ({ doc, path: paths[j] })),
+        last: last[i],
+      };
+      const { lines, stamp } = linesOf(entry, refs.ctx);
+      if (p.onlyNew && lines[0].state === "exported") continue;
+      yield { entry, lines, stamp };
+    }
+    page = [];
+  };
+  const it = kv.list<string>({ start: [...BOOKED, start], end: [...BOOKED, end] }, {
+    batchSize: PAGE,
+  });
+  for await (const e of it) {
+    page.push({ at: e.key[1] as number, oid: e.key[2] as string, userOid: e.value });
+    if (page.length === PAGE) yield* flush();
+  }
+  if (page.length) yield* flush();
+}
