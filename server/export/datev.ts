@@ -94,7 +94,7 @@ export function datevHead(o: {
     String(s.accountLength),
     ymd(o.from),
     ymd(o.to),
-    `"${only(o.label, /[\w.\-/ ]/, 30)}"`,
+    `"${only(o.label, /[\w./ ]/, 30)}"`,
     '"QC"',
     "1",
     "0",

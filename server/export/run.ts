@@ -159,7 +159,7 @@ export async function exportAccounting(
       to: p.to,
       currency,
       by: who.name,
-      label: `QCard ${p.from} ${p.to}`,
+      label: `QCard ${p.from.replaceAll("-", "")} ${p.to.replaceAll("-", "")}`,
       now,
     }));
     for await (const it of items()) {
@@ -187,7 +187,7 @@ export async function exportAccounting(
   } else if (only === "datev") {
     file = { id, name: datevName, type: "text/csv; charset=windows-1252", body: datevFile() };
   } else {
-    async function* entries() {
+    const entries = async function* () {
       if (record.formats.includes("csv")) {
         yield { name: `${base}.csv`, lastModified: new Date(now), input: csv() };
       }
@@ -195,7 +195,7 @@ export async function exportAccounting(
         yield { name: datevName, lastModified: new Date(now), input: datevFile() };
       }
       if (record.formats.includes("zip")) yield* receipts();
-    }
+    };
     file = { id, name: `${base}.zip`, type: "application/zip", body: makeZip(entries()) };
   }
   return { ...file, body: guarded(deps, id, file.body) };

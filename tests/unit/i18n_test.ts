@@ -24,6 +24,8 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "card.state.Active", // "Active"
     "secure.title", // "3-D Secure"
     "receipts.note", // "Note"
+    "export.datev", // "DATEV Buchungsstapel": the format's name
+    "export.col.mcc", // "MCC"
   ]),
   de: new Set([
     "app.name",
@@ -48,6 +50,8 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "secure.pin",
     "install.androidTitle", // "Android (Chrome)"
     "approval.teams", // "Teams"
+    "export.datev",
+    "export.col.mcc",
   ]),
   es: new Set([
     "app.name",
@@ -60,6 +64,9 @@ const SAME_AS_ENGLISH: Record<string, Set<string>> = {
     "secure.title", // "3-D Secure"
     "secure.pin",
     "install.androidTitle",
+    "export.datev",
+    "export.col.mcc",
+    "export.word.no", // "no"
   ]),
 };
 

@@ -24,7 +24,8 @@ export const deExport: Record<keyof typeof enExport, string> = {
   "export.offline": "Der Export braucht eine Verbindung.",
   "export.history": "Frühere Exporte",
   "export.historyNone": "Noch kein Export.",
-  "export.historyRow": "{from} – {to}: {count} Transaktionen, von {name}",
+  "export.historyRow":
+    "{from} – {to}: {count, plural, one {# Transaktion} other {# Transaktionen}}, von {name}",
   "export.broken": "{from} – {to}: abgebrochen",
   "export.period": "Zeitraum",
   "export.col.booked": "Buchungsdatum",

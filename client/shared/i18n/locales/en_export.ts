@@ -25,7 +25,8 @@ export const enExport = {
   "export.offline": "The export needs a connection.",
   "export.history": "Past exports",
   "export.historyNone": "No export yet.",
-  "export.historyRow": "{from} – {to}: {count} transactions, by {name}",
+  "export.historyRow":
+    "{from} – {to}: {count, plural, one {# transaction} other {# transactions}}, by {name}",
   "export.broken": "{from} – {to}: broken off",
   "export.period": "Period",
   "export.col.booked": "Booking date",

@@ -24,7 +24,8 @@ export const esExport: Record<keyof typeof enExport, string> = {
   "export.offline": "La exportación necesita conexión.",
   "export.history": "Exportaciones anteriores",
   "export.historyNone": "Aún no hay exportaciones.",
-  "export.historyRow": "{from} – {to}: {count} transacciones, por {name}",
+  "export.historyRow":
+    "{from} – {to}: {count, plural, one {# transacción} many {# de transacciones} other {# transacciones}}, por {name}",
   "export.broken": "{from} – {to}: interrumpida",
   "export.period": "Periodo",
   "export.col.booked": "Fecha contable",
