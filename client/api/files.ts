@@ -91,6 +91,39 @@ export async function fetchFile(
   return { blob, type: res.headers.get("content-type") ?? blob.type };
 }
 
+/**
+ * POSTs a JSON body to a call under /bonita that answers a file (the accounting export), with
+ * the bearer token: the file and the name the server gave it (Content-Disposition).
+ */
+export async function postForFile(
+  path: string,
+  body: unknown,
+  language: string,
+): Promise<{ blob: Blob; name: string }> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    "accept-language": language,
+  };
+  if (credentials.bearer) headers.authorization = `Bearer ${credentials.bearer}`;
+  let res: Response;
+  try {
+    res = await fetch(`/bonita${path}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch (err) {
+    throw new NetworkError(err);
+  }
+  const away = unavailable(res.status, res.headers.get("retry-after"));
+  if (away) throw away;
+  if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
+  const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
+    "export";
+  return { blob: await res.blob(), name };
+}
+
 /** spec §7 remote document delete: DELETE {remoteUrl}/proxy?token (no bearer: the token). */
 export async function deleteRemote(remoteUrl: string, token: string): Promise<void> {
   let res: Response;

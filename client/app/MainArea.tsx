@@ -5,6 +5,7 @@ import { FailedWrites } from "../components/FailedWrites.tsx";
 import { OfflineStrip } from "../components/OfflineStrip.tsx";
 import { MainScreen } from "../screens/Main/MainScreen.tsx";
 import { MainMenuPanel } from "../screens/MainMenu/MainMenuPanel.tsx";
+import { ExportPanel } from "../screens/Export/ExportPanel.tsx";
 import { SheetHost } from "./SheetHost.tsx";
 export * as push from "./push_main.ts"; // web push: deep links, Options switch, re-registration
 export * as passkey from "./passkey_main.ts"; // spec §4 passkey unlock: the prompt, Options switch
@@ -23,6 +24,7 @@ export default function MainArea() {
       <MainScreen />
       <SheetHost />
       <MainMenuPanel />
+      <ExportPanel />
     </>
   );
 }

@@ -103,7 +103,7 @@ export function showNotice(message: string, ms = 4000): void {
 export const progress = signal<string | null>(null);
 
 /** Which side panel is open; one at a time, like the original app. */
-export type PanelName = "options" | "menu" | "lost" | null;
+export type PanelName = "options" | "menu" | "lost" | "export" | null;
 export const panel = signal<PanelName>(null);
 /** Whether the options panel was opened from the PIN/home screen (spec §2 push toggle rule). */
 export const optionsFromHome = signal(false);

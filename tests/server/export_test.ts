@@ -233,7 +233,7 @@ Deno.test("[export] DATEV Buchungsstapel: header, 125 columns, every field by it
     assert.ok(
       names.some((n) => /^qcard-.*\.csv$/.test(n)) && names.some((n) => n.startsWith("EXTF_")),
     );
-    const zcsv = csvTable(utf8(files.get(names.find((n) => n.startsWith("qcard-"))!)));
+    const zcsv = csvTable(utf8(files.get(names.find((n) => n.startsWith("qcard-"))!)!));
     const listed = new Set(
       zcsv.rows.flatMap((row) => zcsv.col(row, "receipts").split(" | ").filter(Boolean)),
     );

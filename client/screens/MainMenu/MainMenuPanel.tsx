@@ -3,7 +3,7 @@ import { logout } from "../../actions/session.ts";
 import { openSecure } from "../../actions/secure.ts";
 import { SidePanel } from "../../components/SidePanel.tsx";
 import { t } from "../../i18n/index.ts";
-import { displayName, supportUrl } from "../../state/session.ts";
+import { displayName, profile, supportUrl } from "../../state/session.ts";
 import { closeAllSheets, optionsFromHome, panel } from "../../state/ui.ts";
 import { setMode } from "../../actions/approvals.ts";
 import { approvalRows, mode } from "../../state/approvals.ts";
@@ -42,6 +42,9 @@ export function MainMenuPanel() {
             openSecure();
           }}
         />
+        {profile.value?.finance
+          ? <MenuItem label={t("export.menu")} onClick={() => (panel.value = "export")} />
+          : null}
         {supportUrl.value
           ? (
             <MenuItem
