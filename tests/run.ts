@@ -142,6 +142,7 @@ const PG_SUITES = [
   "scim",
   "store_outage",
   "concurrent_uploads",
+  "export",
 ].map((name) => `tests/server/${name}_test.ts`);
 /**
  * The browser tests' modules at a time (`QCARD_E2E_JOBS`, default 1): each starts its own

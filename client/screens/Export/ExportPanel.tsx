@@ -13,16 +13,11 @@ import { panel, showNotice } from "../../state/ui.ts";
 type Format = "csv" | "datev" | "zip";
 type Accounts = { oid: string; label: string; currency: string }[];
 
-const pad = (n: number) => String(n).padStart(2, "0");
-const day = (d: Date) => `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-
-/** Last calendar month: what a month end exports. */
+/** Last calendar month (of the person's calendar): what a month end exports. */
 function lastMonth(): { from: string; to: string } {
   const now = new Date();
-  return {
-    from: day(new Date(now.getFullYear(), now.getMonth() - 1, 1)),
-    to: day(new Date(now.getFullYear(), now.getMonth(), 0)),
-  };
+  const [y, m] = [now.getFullYear(), now.getMonth()];
+  return { from: isoDay(Date.UTC(y, m - 1, 1)), to: isoDay(Date.UTC(y, m, 0)) };
 }
 
 /** Hands a file to the browser's downloads. */
