@@ -135,8 +135,6 @@ const COL = {
   kost2: 38,
   zusatzArt1: 48,
   zusatzInhalt1: 49,
-  steuersatz: 119,
-  land: 120,
 } as const;
 
 const decimalComma = (minor: number, currency: string) =>
@@ -176,11 +174,6 @@ export function datevRows(
     if (l.currency !== o.currency) {
       set(COL.zusatzArt1, datevText("Kartenbetrag", 20));
       set(COL.zusatzInhalt1, datevText(`${decimalComma(l.gross, l.currency)} ${l.currency}`, 210));
-    }
-    // The rate and country of the tax key's line (with no key DATEV books the gross as it is).
-    if (l.vatCode?.datevKey && l.vat !== 0 && l.vatCode.percentage < 100) {
-      set(COL.steuersatz, l.vatCode.percentage.toFixed(2).replace(".", ","));
-      set(COL.land, `"${l.vatCode.countryid}"`);
     }
     out += f.join(";") + "\r\n";
   }

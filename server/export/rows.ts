@@ -229,7 +229,32 @@ export function linesOf(e: ExportEntry, ctx: RowContext): { lines: ExportLine[];
   // The account's lines sum to the account's amount: the conversion's rounding goes to the last.
   const gap = base.accountAmount - lines.reduce((s, l) => s + l.accountGross, 0);
   lines[lines.length - 1].accountGross += gap;
-  const stamp = stampOf(JSON.stringify(lines));
+  // What the lines say, without the words of the reader's language or the ZIP's layout: the
+  // same transaction exported in French or in folders is not "changed".
+  const stamp = stampOf(JSON.stringify(lines.map((l) => [
+    l.booked,
+    l.amount,
+    l.currency,
+    l.originalAmount,
+    l.amountCaptured,
+    l.amountRefunded,
+    l.account?.oid ?? null,
+    l.accountAmount,
+    l.line,
+    l.gross,
+    l.net,
+    l.vat,
+    l.vatCode?.oid ?? null,
+    l.costCenter,
+    l.gl,
+    l.project,
+    l.accountingCode,
+    e.receipts.map((f) => f.doc.oid),
+    l.noReceipt,
+    l.noReceiptState,
+    l.vatFlag,
+    l.vatAccepted,
+  ])));
   const state: ExportState = !e.last ? "new" : e.last.stamp === stamp ? "exported" : "changed";
   const exportedAt = e.last ? new Date(e.last.at).toISOString() : "";
   for (const l of lines) Object.assign(l, { state, exportedAt });

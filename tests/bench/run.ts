@@ -249,6 +249,9 @@ await import("./approve_taps.ts");
 // Scale out: one process against two on one KV file (reads and writes). See scale.ts.
 await benchScale(line);
 
+// Month end: 50,000 transactions with receipts exported (CSV + DATEV + ZIP). See export.ts.
+await (await import("./export.ts")).benchExport(line);
+
 // Relay mode: pwalists through an edge in relay mode against the upstream directly. See relay.ts.
 await benchRelay(line);
 

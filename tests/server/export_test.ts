@@ -292,7 +292,17 @@ Deno.test("[export] each export is recorded: 'only new' leaves out what left bef
     assert.equal(rec?.count, count);
     assert.equal(rec?.byName, "Adam Fischer");
 
-    // Again: everything marked exported before; "only new": nothing.
+    // Again, in French and with receipts flat: everything marked exported before (neither the
+    // language nor the ZIP's layout is a change); "only new": nothing.
+    const fr = await exportCall(api, { ...fin.h, "accept-language": "fr" }, {
+      from,
+      to,
+      formats: ["csv", "zip"],
+      layout: "flat",
+    });
+    const frCsv = utf8([...readZip(fr.bytes).entries()].find(([n]) => n.endsWith(".csv"))![1]);
+    const frTable = csvTable(frCsv, ";");
+    assert.ok(frTable.rows.every((row) => frTable.col(row, "state") === "déjà exportée"));
     const again = csvTable((await exportCall(api, fin.h, { from, to, formats: ["csv"] })).text);
     assert.ok(again.rows.every((row) => again.col(row, "state") === "exported before"));
     assert.ok(again.rows.every((row) => again.col(row, "exportedAt") !== ""));

@@ -154,7 +154,8 @@ Deno.test("[export] DATEV: Windows-1252, quoted text fields, fiscal year, Soll a
     '"3cbd40f51785"',
   ]);
   assert.equal(s[36], '"CC100"', "KOST1: letters, digits, _ and space only");
-  assert.equal(s[118], "19,00", "Steuersatz");
+  // Steuersatz only goes with tax keys that choose a rate (DATEV: e.g. 100, 400): the key says it.
+  assert.equal(s[118], "", "Steuersatz");
   // A merchant's credit: Haben; a line without VAT: no tax key; zero lines left out.
   const credit = datevRows([
     line({ gross: -1000, vat: 0, vatCode: null, line: 0 }),
