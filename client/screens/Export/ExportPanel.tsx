@@ -8,6 +8,7 @@ import { shortDate } from "../../i18n/display.ts";
 import { t } from "../../i18n/index.ts";
 import { preferredLanguage } from "../../i18n/language.ts";
 import { EXPORT_PATH, type ExportRow, exports } from "../../shared/contract/export.ts";
+import { isoDay } from "../../shared/dates.ts";
 import { panel, showNotice } from "../../state/ui.ts";
 
 type Format = "csv" | "datev" | "zip";
