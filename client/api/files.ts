@@ -70,23 +70,35 @@ export function uploadFile(path: string, input: UploadInput): Promise<UploadResp
   });
 }
 
-/** GETs a file under /bonita (content, preview) with the bearer token. */
-export async function fetchFile(
-  path: string,
-  query: Record<string, string>,
-): Promise<{ blob: Blob; type: string }> {
-  const url = `/bonita${path}?${new URLSearchParams(query)}`;
-  const headers: Record<string, string> = {};
-  if (credentials.bearer) headers.authorization = `Bearer ${credentials.bearer}`;
+/**
+ * fetch() with the API's answers to failure: no network → NetworkError, 503 → UnavailableError,
+ * another error status → ApiError (its `{error, message}`); never cached.
+ */
+async function fetchOk(url: string, init: RequestInit = {}): Promise<Response> {
   let res: Response;
   try {
-    res = await fetch(url, { headers, cache: "no-store" });
+    res = await fetch(url, { ...init, cache: "no-store" });
   } catch (err) {
     throw new NetworkError(err);
   }
   const away = unavailable(res.status, res.headers.get("retry-after"));
   if (away) throw away;
   if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
+  return res;
+}
+
+/** The bearer header, when the session has a token. */
+const bearerHeader = (): Record<string, string> =>
+  credentials.bearer ? { authorization: `Bearer ${credentials.bearer}` } : {};
+
+/** GETs a file under /bonita (content, preview) with the bearer token. */
+export async function fetchFile(
+  path: string,
+  query: Record<string, string>,
+): Promise<{ blob: Blob; type: string }> {
+  const res = await fetchOk(`/bonita${path}?${new URLSearchParams(query)}`, {
+    headers: bearerHeader(),
+  });
   const blob = await res.blob();
   return { blob, type: res.headers.get("content-type") ?? blob.type };
 }
@@ -100,25 +112,15 @@ export async function postForFile(
   body: unknown,
   language: string,
 ): Promise<{ blob: Blob; name: string }> {
-  const headers: Record<string, string> = {
-    "content-type": "application/json",
-    "accept-language": language,
-  };
-  if (credentials.bearer) headers.authorization = `Bearer ${credentials.bearer}`;
-  let res: Response;
-  try {
-    res = await fetch(`/bonita${path}`, {
-      method: "POST",
-      headers,
-      body: JSON.stringify(body),
-      cache: "no-store",
-    });
-  } catch (err) {
-    throw new NetworkError(err);
-  }
-  const away = unavailable(res.status, res.headers.get("retry-after"));
-  if (away) throw away;
-  if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
+  const res = await fetchOk(`/bonita${path}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      "accept-language": language,
+      ...bearerHeader(),
+    },
+    body: JSON.stringify(body),
+  });
   const name = /filename="([^"]+)"/.exec(res.headers.get("content-disposition") ?? "")?.[1] ??
     "export";
   return { blob: await res.blob(), name };
@@ -126,16 +128,5 @@ export async function postForFile(
 
 /** spec §7 remote document delete: DELETE {remoteUrl}/proxy?token (no bearer: the token). */
 export async function deleteRemote(remoteUrl: string, token: string): Promise<void> {
-  let res: Response;
-  try {
-    res = await fetch(`${remoteUrl}/proxy?token=${encodeURIComponent(token)}`, {
-      method: "DELETE",
-      cache: "no-store",
-    });
-  } catch (err) {
-    throw new NetworkError(err);
-  }
-  const away = unavailable(res.status, res.headers.get("retry-after"));
-  if (away) throw away;
-  if (!res.ok) throw errorOf(res.status, await res.text().catch(() => ""));
+  await fetchOk(`${remoteUrl}/proxy?token=${encodeURIComponent(token)}`, { method: "DELETE" });
 }

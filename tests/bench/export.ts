@@ -12,10 +12,11 @@
  */
 import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
 import { parseConfig } from "../../server/config.ts";
-import { type TransactionRecord, unaccounted } from "../../server/store/transactions.ts";
+import { exportAccounting } from "../../server/export/run.ts";
 import type { DocumentRecord } from "../../server/store/documents.ts";
 import type { RequestRecord } from "../../server/store/requests.ts";
 import { activateThrough, localEnv, startMain } from "../server/main_process.ts";
+import { transactionRecord } from "../server/transaction_records.ts";
 
 type Line = (name: string, value: string, note?: string) => void;
 
@@ -89,37 +90,24 @@ export async function seed(
       const r = requests[j % HOLDERS];
       const at = now - 29 * DAY + Math.floor((j / n) * 28 * DAY);
       const amount = 1000 + (j * 37) % 20000;
-      const t: TransactionRecord = {
-        v: 2,
+      const t = transactionRecord(r.authorOid, {
         oid: `bench-tx-${String(j).padStart(6, "0")}`,
-        userOid: r.authorOid,
         expenseOid: r.oid,
         cardOid: r.oid,
         cardId: r.id,
         cardToken: `tok-${r.oid}`,
         authorizationId: `iauth_bench_${j}`,
-        issuerVersion: 2,
-        transactionType: "Purchase",
-        transactionStatus: "Captured",
-        status: "closed",
         createdAt: at,
         capturedAt: at,
         updatedAt: at,
         merchantname: `Merchant ${j % 997}`,
         merchantcity: "Berlin",
         merchantcountry: "DE",
-        mcc: "5812",
         amount,
-        pricingCurrency: "EUR",
         originalAmount: amount,
-        originalCurrency: "EUR",
-        rate: null,
         amountAuthorized: amount,
         amountCaptured: amount,
-        amountRefunded: 0,
-        refusedReason: null,
         originalPurpose: r.purpose,
-        ...unaccounted(),
         nbReceipts: 1,
         collectVatFlag: true,
         vat: {
@@ -130,7 +118,7 @@ export async function seed(
           vat2Amount: null,
           vat3Amount: null,
         },
-      };
+      });
       store.transactions.put(op, t);
       const blobId = `bench-blob-${j}`;
       const doc: DocumentRecord = {
@@ -200,8 +188,13 @@ export async function benchExport(line: Line, n = 50_000): Promise<void> {
         const m = await memory(proc.child.pid).catch(() => null);
         if (m) (peakAnon = Math.max(peakAnon, m.anon), peakFile = Math.max(peakFile, m.file));
       }, 50);
-      for await (const chunk of res.body!) size += chunk.length;
-      clearInterval(sampler);
+      try {
+        for await (const chunk of res.body!) size += chunk.length;
+      } catch (e) {
+        throw new Error(`export broke after ${size} bytes: ${e}\n${proc.stderr().slice(-3000)}`);
+      } finally {
+        clearInterval(sampler);
+      }
       const s = (performance.now() - t1) / 1000;
       const after = await memory(proc.child.pid);
       line(
@@ -229,9 +222,58 @@ export async function benchExport(line: Line, n = 50_000): Promise<void> {
       proc.child.kill("SIGTERM");
       await proc.status;
     }
+    // What the export itself keeps alive, measured after full collections in a process of its own.
+    await Deno.writeTextFile(`${dir}/env.json`, JSON.stringify(env));
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        "--v8-flags=--expose-gc",
+        import.meta.filename!,
+        "--retained",
+        dir,
+        from,
+        to,
+      ],
+      stdout: "piped",
+      stderr: "inherit",
+    }).output();
+    const r = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").pop()!);
+    line(
+      "export: JavaScript heap kept alive (after GC) before → peak",
+      `${(r.before / 1e6).toFixed(0)} → ${(r.peak / 1e6).toFixed(0)} MB`,
+      "measured in-process on the same store, every 2,000 chunks",
+    );
   } finally {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
+}
+
+/**
+ * In a process of its own with --expose-gc (below): the export run in-process on the seeded store,
+ * the heap measured after a full collection every 2,000 chunks: what the export keeps alive.
+ */
+async function retainedHeap(env: Record<string, string>, from: string, to: string) {
+  const gc = (globalThis as { gc?: () => void }).gc!;
+  const deps = await makeDeps(parseConfig(env), undefined, { log: () => {} });
+  const heap = () => (gc(), Deno.memoryUsage().heapUsed);
+  const before = heap();
+  let peak = before, chunks = 0;
+  const file = await exportAccounting(deps, {
+    oid: null,
+    name: "bench",
+    locale: "en",
+    scope: { accounts: null },
+  }, { from, to, formats: ["csv", "datev", "zip"] });
+  for await (const _ of file.body) if (++chunks % 2000 === 0) peak = Math.max(peak, heap());
+  deps.store.kv.close();
+  console.log(JSON.stringify({ before, peak }));
+}
+
+if (import.meta.main && Deno.args[0] === "--retained") {
+  const [, dir, from, to] = Deno.args;
+  await retainedHeap(JSON.parse(await Deno.readTextFile(`${dir}/env.json`)), from, to);
+  Deno.exit(0);
 }
 
 if (import.meta.main) {
