@@ -222,11 +222,12 @@ function guarded(
       try {
         const r = await it.next();
         if (r.done) {
-          closed = true;
           await deps.store.exports.finish(id, deps.now());
+          closed = true;
           ctl.close();
         } else ctl.enqueue(r.value);
       } catch (e) {
+        // A failed read or a failed finish: the export did not happen.
         await abandon();
         ctl.error(e);
       }

@@ -119,6 +119,8 @@ export async function* exportItems(
   const end = Date.parse(`${p.to}T00:00:00Z`) + DAY_MS;
   const users = new Map<string, User | null>();
   const requests = new Map<string, RequestRecord | null>();
+  /** Whether each export a pointer names finished. */
+  const done = new Map<string, boolean>();
   let page: { at: number; oid: string; userOid: string }[] = [];
   const flush = async function* () {
     const keys = page.map((e) => deps.store.transactions.key(e.userOid, e.oid));
@@ -153,7 +155,12 @@ export async function* exportItems(
         account: accountOid ? refs.accounts.get(accountOid) ?? null : null,
       });
     }
-    const last = await deps.store.exports.lastOf(picked.map((x) => x.t.oid));
+    // A pointer counts only for an export that finished (a finish cut short leaves some).
+    const pointers = await deps.store.exports.lastOf(picked.map((x) => x.t.oid));
+    for (const id of new Set(pointers.flatMap((l) => l ? [l.exportId] : []))) {
+      if (!done.has(id)) done.set(id, (await deps.store.exports.get(id))?.state === "done");
+    }
+    const last = pointers.map((l) => l && done.get(l.exportId) ? l : null);
     for (const [i, { t, request, account }] of picked.entries()) {
       if (!users.has(t.userOid)) users.set(t.userOid, await deps.store.users.get(t.userOid));
       const u = users.get(t.userOid);

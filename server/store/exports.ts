@@ -8,7 +8,8 @@
  *   ["export_last", txOid]             LastExport: the latest finished export that carried it
  *
  * Items are written while the export streams, under an export still "running"; the last-export
- * pointers only when it finished, so an export broken off marks nothing as exported.
+ * pointers only when it finished, and a pointer counts only while its export's record says
+ * "done" (source.ts), so an export broken off — even during its finish — marks nothing.
  */
 export interface ExportRecord {
   v: 1;
