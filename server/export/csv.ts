@@ -85,7 +85,7 @@ function money(minor: number, currency: string, s: CsvStyle): string {
 /** One field, quoted when it holds the separator, a quote, a line break or edge spaces. */
 export function csvField(v: string, s: CsvStyle): string {
   // A formula-looking text is kept as text (CSV injection: =, +, -, @ start a formula).
-  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d/.test(v) ? `'${v}` : v;
+  const safe = /^[=+\-@\t\r]/.test(v) && !/^-?\d+([.,]\d+)?$/.test(v) ? `'${v}` : v;
   return safe.includes(s.separator) || /["\r\n]/.test(safe) || safe !== safe.trim()
     ? `"${safe.replaceAll('"', '""')}"`
     : safe;

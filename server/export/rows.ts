@@ -102,7 +102,7 @@ export interface ExportEntry {
   holder: { name: string; email: string };
   account: AccountRef | null;
   receipts: ReceiptFile[];
-  last: LastExport | null;
+  last: Omit<LastExport, "prev"> | null;
 }
 
 export interface RowContext {

@@ -84,7 +84,7 @@ export async function rowContext(deps: Deps, lang: string): Promise<{
     ...await org.list<{ oid: string; value: string }>(c),
   ];
   const [codes, accounts, ...lists] = await Promise.all([
-    org.list<StoredCode>("vatcode"),
+    [...await org.archived<StoredCode>("vatcode"), ...await org.list<StoredCode>("vatcode")],
     org.list<OrgAccount>("account"),
     coded("costcenter"),
     coded("ledger"),
@@ -155,12 +155,12 @@ export async function* exportItems(
         account: accountOid ? refs.accounts.get(accountOid) ?? null : null,
       });
     }
-    // A pointer counts only for an export that finished (a finish cut short leaves some).
-    const pointers = await deps.store.exports.lastOf(picked.map((x) => x.t.oid));
-    for (const id of new Set(pointers.flatMap((l) => l ? [l.exportId] : []))) {
-      if (!done.has(id)) done.set(id, (await deps.store.exports.get(id))?.state === "done");
-    }
-    const last = pointers.map((l) => l && done.get(l.exportId) ? l : null);
+    // By authorization (a flip's copy is the same purchase); a pointer counts only for an export
+    // that finished (a finish cut short leaves some), else the one before it.
+    const last = await deps.store.exports.resolve(
+      await deps.store.exports.lastOf(picked.map((x) => x.t.authorizationId)),
+      done,
+    );
     for (const [i, { t, request, account }] of picked.entries()) {
       if (!users.has(t.userOid)) users.set(t.userOid, await deps.store.users.get(t.userOid));
       const u = users.get(t.userOid);

@@ -33,7 +33,9 @@ export function exportRoutes(): Hono<AppEnv> {
     return c.body(file.body, 200, {
       "Content-Type": file.type,
       "Content-Disposition": `attachment; filename="${file.name}"`,
-      "Cache-Control": "no-store",
+      // no-transform: the compression middleware would read the whole file to compress it
+      // (and finish the export before a byte left); the API's no-store is set again after it.
+      "Cache-Control": "no-store, no-transform",
       "X-Export-Id": file.id,
     });
   });
@@ -45,7 +47,10 @@ export function exportRoutes(): Hono<AppEnv> {
       .filter((a) => !scope.accounts || scope.accounts.has(a.oid))
       .map((a) => ({ oid: a.oid, label: labelIn(a.label, lang), currency: a.currency }));
     const recent = (await deps.store.exports.recent())
-      .filter((r) => !scope.accounts || (r.accountOid && scope.accounts.has(r.accountOid)))
+      .filter((r) =>
+        !scope.accounts || r.byOid === auth!.user.oid ||
+        (r.accountOid && scope.accounts.has(r.accountOid))
+      )
       .map(({ v: _v, byOid: _b, finishedAt: _f, ...r }) => r);
     return { accounts, exports: recent };
   });

@@ -4,9 +4,11 @@
  * so the next export marks a transaction exported before, or changed since.
  *
  *   ["export", id]                     ExportRecord
- *   ["export_item", id, txOid]         the stamp of the transaction's rows in that export
- *   ["export_last", txOid]             LastExport: the latest finished export that carried it
+ *   ["export_item", id, auth]          the stamp of the transaction's rows in that export
+ *   ["export_last", auth]              LastExport: the latest export that carried it
  *
+ * A transaction is named by its issuer authorization (`auth`), which a flip keeps: the flip's
+ * copy (a new oid on another expense) is the same purchase, exported before, changed since.
  * Items are written while the export streams, under an export still "running"; the last-export
  * pointers only when it finished, and a pointer counts only while its export's record says
  * "done" (source.ts), so an export broken off — even during its finish — marks nothing.
@@ -34,6 +36,8 @@ export interface LastExport {
   exportId: string;
   at: number;
   stamp: string;
+  /** The pointer this one replaced: what counts if this export's finish was cut short. */
+  prev?: Omit<LastExport, "prev"> | null;
 }
 
 const WRITES = 500;
@@ -56,42 +60,74 @@ export class ExportRepo {
     await this.kv.set(["export", r.id], r);
   }
 
-  /** Where each transaction was exported last, in reads of ten. */
-  async lastOf(txOids: string[]): Promise<(LastExport | null)[]> {
+  /** Where each transaction (by authorization id) was exported last, in reads of ten. */
+  async lastOf(auths: string[]): Promise<(LastExport | null)[]> {
     const out: (LastExport | null)[] = [];
-    for (let i = 0; i < txOids.length; i += 10) {
-      const keys = txOids.slice(i, i + 10).map((o) => ["export_last", o]);
+    for (let i = 0; i < auths.length; i += 10) {
+      const keys = auths.slice(i, i + 10).map((a) => ["export_last", a]);
       for (const e of await this.kv.getMany<LastExport[]>(keys)) out.push(e.value ?? null);
     }
     return out;
   }
 
-  /** Records transactions as carried by a running export. */
-  async addItems(id: string, items: { oid: string; stamp: string }[]): Promise<void> {
+  /** Records transactions (by authorization id) as carried by a running export. */
+  async addItems(id: string, items: { auth: string; stamp: string }[]): Promise<void> {
     for (let i = 0; i < items.length; i += WRITES) {
       const op = this.kv.atomic();
-      for (const it of items.slice(i, i + WRITES)) op.set(["export_item", id, it.oid], it.stamp);
+      for (const it of items.slice(i, i + WRITES)) op.set(["export_item", id, it.auth], it.stamp);
       await op.commit();
     }
   }
 
-  /** The export finished: its transactions now count as exported (pointers in writes of 500). */
+  /**
+   * The export finished: its transactions now count as exported. Each pointer keeps the one it
+   * replaces, and the record says "done" last: a finish cut short leaves pointers to an export
+   * that is not done, and the ones before them count (source.ts).
+   */
   async finish(id: string, at: number): Promise<ExportRecord | null> {
     let count = 0;
-    let op = this.kv.atomic();
-    let inOp = 0;
+    let page: [string, string][] = [];
+    const done = new Map<string, boolean>();
+    const flush = async () => {
+      const prev = await this.resolve(await this.lastOf(page.map(([auth]) => auth)), done);
+      const op = this.kv.atomic();
+      page.forEach(([auth, stamp], i) => {
+        const p = prev[i];
+        const kept = p && p.exportId !== id ? p : null;
+        op.set(["export_last", auth], { exportId: id, at, stamp, prev: kept } satisfies LastExport);
+      });
+      await op.commit();
+      page = [];
+    };
     for await (const e of this.kv.list<string>({ prefix: ["export_item", id] })) {
-      const oid = e.key[2] as string;
-      op.set(["export_last", oid], { exportId: id, at, stamp: e.value } satisfies LastExport);
+      page.push([e.key[2] as string, e.value]);
       count++;
-      if (++inOp === WRITES) {
-        await op.commit();
-        op = this.kv.atomic();
-        inOp = 0;
-      }
+      if (page.length === WRITES) await flush();
     }
-    await op.commit();
+    if (page.length) await flush();
     return await this.#close(id, { state: "done", count, finishedAt: at });
+  }
+
+  /**
+   * The pointers that count: each one whose export is done, else the one it replaced if that
+   * export is done, else none. `done` keeps what was read of the exports' states.
+   */
+  async resolve(
+    pointers: (LastExport | null)[],
+    done: Map<string, boolean>,
+  ): Promise<(Omit<LastExport, "prev"> | null)[]> {
+    const isDone = async (exportId: string) => {
+      if (!done.has(exportId)) done.set(exportId, (await this.get(exportId))?.state === "done");
+      return done.get(exportId)!;
+    };
+    const out: (Omit<LastExport, "prev"> | null)[] = [];
+    for (const p of pointers) {
+      if (p && await isDone(p.exportId)) {
+        out.push({ exportId: p.exportId, at: p.at, stamp: p.stamp });
+      } else if (p?.prev && await isDone(p.prev.exportId)) out.push(p.prev);
+      else out.push(null);
+    }
+    return out;
   }
 
   /** An export broken off (the download stopped, an error): its items go, its record says so. */

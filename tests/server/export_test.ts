@@ -325,13 +325,21 @@ Deno.test("[export] each export is recorded: 'only new' leaves out what left bef
 
     // Broken off after the first bytes: the record says so, nothing counts as exported.
     await setDoTax(api.deps, emp.user, t.oid, "unknown");
+    // (A browser accepts gzip: the file still streams, it is not read whole to be compressed.)
     const res = await api.app.request("/bonita/scmapi/expense/pwaexport", {
       method: "POST",
-      headers: { ...fin.h, "content-type": "application/json" },
+      headers: { ...fin.h, "content-type": "application/json", "accept-encoding": "gzip, br" },
       body: JSON.stringify({ from, to, formats: ["csv"] }),
     });
+    assert.equal(res.headers.get("content-encoding"), null);
+    assert.equal(res.headers.get("cache-control"), "no-store");
     const reader = res.body!.getReader();
     await reader.read();
+    assert.equal(
+      (await api.deps.store.exports.get(res.headers.get("x-export-id")!))?.state,
+      "running",
+      "the first bytes left before the export finished",
+    );
     await reader.cancel();
     // The cancel reaches the export through the response's stream: a moment later.
     const id = res.headers.get("x-export-id")!;
@@ -434,6 +442,9 @@ Deno.test("[export] a finance team limited to one account exports that account o
       account: "acc-eur",
     });
     assert.equal(notMine.status, 403);
+    // An account that does not exist is as refused as another's: nothing learnt of the others.
+    const unknown = await exportCall(api, fin.h, { from, to, formats: ["csv"], account: "acc-zz" });
+    assert.equal(JSON.parse(unknown.text).error, "not_your_account");
     const all = csvTable((await exportCall(api, fin.h, { from, to, formats: ["csv"] })).text);
     assert.ok(
       all.rows.every((row) => all.col(row, "account") === "OPS-GBP"),
@@ -441,6 +452,8 @@ Deno.test("[export] a finance team limited to one account exports that account o
     );
     const list = await getE(api, fin.h, "pwaexports");
     assert.deepEqual((list.json.accounts as { oid: string }[]).map((a) => a.oid), ["acc-gbp"]);
+    // Their own exports of "all (their) accounts" are listed too.
+    assert.equal((list.json.exports as unknown[]).length, 2);
 
     // The identity provider takes them out of the Finance group (SCIM): no role at once.
     const res = await api.app.request("/scim/v2/Groups/team-finance", {
@@ -489,6 +502,64 @@ Deno.test("[export] deno task export-accounting: the same export on the command 
     assert.equal(await runExportCli([], api.deps, () => {}), 2);
   } finally {
     await Deno.remove(dir, { recursive: true });
+    await api.close();
+  }
+});
+
+Deno.test("[export] a flipped purchase is the same transaction (changed, not new); receipts alone mark nothing; a finish cut short leaves the export before it counting", async () => {
+  const { api, fin, emp, from, to } = await demo();
+  try {
+    const table = async (body: Record<string, unknown>) =>
+      csvTable((await exportCall(api, fin.h, { from, to, formats: ["csv"], ...body })).text);
+    const ids = (t: ReturnType<typeof csvTable>) => [
+      ...new Set(t.rows.map((row) => t.col(row, "txOid"))),
+    ];
+
+    // Receipts alone: a ZIP of files, no booking: nothing counts as exported.
+    const zipOnly = await exportCall(api, fin.h, { from, to, formats: ["zip"] });
+    assert.equal(zipOnly.status, 200);
+    const fresh = await table({ onlyNew: true });
+    assert.ok(
+      fresh.rows.length > 0 && fresh.rows.every((row) => fresh.col(row, "state") === "new"),
+    );
+
+    // Flipped after its export: the copy (a new oid on another expense) is the same purchase.
+    const t = (await booked(api, from, to)).find((x) =>
+      x.userOid === emp.oid && x.transactionType === "Purchase" && !x.reviewed
+    )!;
+    const r = await api.call("POST", "/scmapi/expense/pwaflip", {
+      headers: emp.h,
+      body: {
+        transactionoids: [t.oid],
+        purpose: "Client dinner, Lyon",
+        ccoid: "cc-marketing",
+        gloid: "gl-entertainment",
+        projoid: "prj-brand",
+        oid: t.expenseOid,
+        archive: false,
+      },
+    });
+    assertOk(r);
+    const after = await table({ onlyNew: true });
+    const copy = (await booked(api, from, to)).find((x) => x.originOid === t.oid)!;
+    assert.ok(copy, "the flip's copy is booked");
+    assert.deepEqual(ids(after), [copy.oid], "only the moved purchase, once");
+    assert.equal(after.col(after.rows[0], "state"), "changed since export");
+    assert.equal(after.col(after.rows[0], "gl"), "6257", "on its new expense's GL account");
+    assert.ok(!ids(await table({})).includes(t.oid), "the original is not exported again");
+
+    // A finish cut short: the pointer names an export that is not done; the one before counts.
+    const last = (await api.deps.store.exports.lastOf([copy.authorizationId]))[0]!;
+    const before = (await api.deps.store.exports.get(last.exportId))!;
+    await api.deps.store.exports.start({ ...before, id: "cut-short", state: "running" });
+    await api.deps.store.kv.set(["export_last", copy.authorizationId], {
+      exportId: "cut-short",
+      at: Date.now(),
+      stamp: "00000000",
+      prev: { exportId: last.exportId, at: last.at, stamp: last.stamp },
+    });
+    assert.deepEqual(ids(await table({ onlyNew: true })), [], "exported by the one before");
+  } finally {
     await api.close();
   }
 });
