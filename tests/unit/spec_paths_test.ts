@@ -112,18 +112,16 @@ export const NOT_JSON: Record<
   },
   "GET /scmapi/expense/pwapreview": {
     path: PREVIEW_PATH,
-    where: "blob download: server/routes/documents.ts, handed out as each document's previewUrl",
-    client: {
-      none: "previews are made on the device at upload (issue 12) and shown from the " +
-        "downloaded file; an older client or a relay may still ask for them",
-    },
+    where: "blob download: client/api/files.ts fetchFile; server/routes/documents.ts, handed " +
+      "out as each document's previewUrl",
+    client: ["client/actions/receipts.ts", "fetchFile(PREVIEW_PATH"],
   },
   "POST {supplied URL}": {
     path: null,
-    where: "comment upload: no upstream supplies a URL here; comments go through the " +
-      "contract's requests.addComment (pwaaddcomment), approvals.addComment (pwacomments) " +
-      "and transactions.addComment",
-    client: ["client/actions/comments.ts", "reqApi.addComment"],
+    where: "comment upload to the URL a comment list supplies (an upstream in relay mode: " +
+      "server/relay/comment_upload.ts rewrites it); without one, comments go through the " +
+      "contract's requests.addComment (pwaaddcomment)",
+    client: ["client/actions/comment_upload.ts", "path: path.slice(\"/bonita\".length)"],
   },
   "DELETE {remoteUrl}/proxy": {
     path: null,
@@ -154,6 +152,8 @@ export const NOT_CALLED: Record<string, string> = {
 };
 
 const ROOT = new URL("../../", import.meta.url);
+/** The shared path constants of the calls that are not JSON endpoints, by name. */
+const PATHS: Record<string, string> = { UPLOAD_PATH, CONTENT_PATH, PREVIEW_PATH };
 const SPEC = new URL("../../../shared/spec/product-spec.md", import.meta.url);
 
 /** Extracts §7's calls from the spec's text (see SPEC_CALLS for the rules). */
@@ -304,7 +304,17 @@ Deno.test("[paths] §7 calls that are not JSON endpoints are accounted for, at �
       const [file, text] = v.client;
       const src = await Deno.readTextFile(new URL(file, ROOT));
       assert.ok(src.includes(text), `${call}: ${file} no longer has "${text}"`);
-    } else assert.ok(v.client.none.trim(), call);
+    } else {
+      assert.ok(v.client.none.trim(), call);
+      // "Not called" is read from the client's code: no module names the path or its constant.
+      const constant = Object.entries(PATHS).find(([, p]) => p === v.path)?.[0];
+      for (const f of await clientFiles()) {
+        const src = await Deno.readTextFile(f);
+        const named = (v.path && src.includes(`"${v.path}`)) ||
+          (constant && new RegExp(`\\b${constant}\\b`).test(src));
+        assert.ok(!named, `${call} is called by ${f.pathname}: say where instead of "none"`);
+      }
+    }
   }
 });
 

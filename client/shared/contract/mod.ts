@@ -9,6 +9,7 @@ export { documents } from "./documents.ts";
 export { vat } from "./vat.ts";
 export { passkey } from "./passkey.ts";
 export { declarations } from "./declarations.ts";
+export { exports } from "./export.ts";
 import { session } from "./session.ts";
 import { requests } from "./requests.ts";
 import { approvals } from "./approvals.ts";
@@ -18,6 +19,7 @@ import { documents } from "./documents.ts";
 import { vat } from "./vat.ts";
 import { passkey } from "./passkey.ts";
 import { declarations } from "./declarations.ts";
+import { exports } from "./export.ts";
 export const contract = {
   session,
   requests,
@@ -28,4 +30,5 @@ export const contract = {
   vat,
   passkey,
   declarations,
+  exports,
 } as const;
