@@ -121,7 +121,7 @@ export const NOT_JSON: Record<
     where: "comment upload to the URL a comment list supplies (an upstream in relay mode: " +
       "server/relay/comment_upload.ts rewrites it); without one, comments go through the " +
       "contract's requests.addComment (pwaaddcomment)",
-    client: ["client/actions/comment_upload.ts", "path: path.slice(\"/bonita\".length)"],
+    client: ["client/actions/comment_upload.ts", 'path: path.slice("/bonita".length)'],
   },
   "DELETE {remoteUrl}/proxy": {
     path: null,
