@@ -6,7 +6,8 @@ import { describeMessaging } from "./server/messages/setup.ts";
 import { serveGuarded } from "./server/net/guard.ts";
 import { onSignals } from "./server/shutdown.ts";
 
-// main.ts only wires config → store → serve (GUIDE §2); logs are JSON lines (server/log.ts).
+// main.ts only wires config → store → serve (engineering.md §2); logs are JSON lines
+// (server/log.ts).
 
 // Periodic duties (message and push sweeps, overdue check, blob sweep) also run from
 // Deno.cron every minute: on Deno Deploy an isolate may stop between two timer runs, and cron

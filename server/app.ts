@@ -53,7 +53,7 @@ export { MAX_JSON_BODY } from "./middleware/body.ts";
 
 /**
  * Builds the whole HTTP app from its dependencies. No side effects: nothing is opened,
- * read or started here (GUIDE habit 1), so tests build as many apps as they like.
+ * read or started here (engineering.md habit 1), so tests build as many apps as they like.
  */
 export function createApp(
   deps: Deps,
@@ -100,7 +100,7 @@ export function createApp(
   const jsonBody = bufferedBody({ maxSize: MAX_JSON_BODY });
   api.use("*", (c, next) => c.req.path === `/bonita${UPLOAD_PATH}` ? next() : jsonBody(c, next));
   // Writes carrying Idempotency-Key are carried out once for their bearer (the
-  // offline queue's replays; GUIDE §6: POST only, no 4xx, nothing secret kept).
+  // offline queue's replays; engineering.md §6: POST only, no 4xx, nothing secret kept).
   api.use("*", idempotency());
   api.route("/", sessionRoutes());
   api.route("/", passkeyRoutes());

@@ -1,6 +1,6 @@
 /**
  * Typed HTTP errors. Handlers throw these; one `onError` in app.ts turns them into
- * the JSON body `{error, message}` every client can rely on (GUIDE habit 3).
+ * the JSON body `{error, message}` every client can rely on (engineering.md habit 3).
  */
 export class HttpError extends Error {
   constructor(

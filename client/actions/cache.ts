@@ -65,9 +65,9 @@ export async function writeCache(store: CachedStore, key: string, value: unknown
 }
 
 /**
- * The data layer's one pattern (spec §1, §8; GUIDE "local first"): show the cached copy at
- * once, fetch, store and show the fresh copy; when the network fails keep the cached one.
- * `show` is called once or twice; the result says where the last shown data came from.
+ * The data layer's one pattern (spec §1, §8; engineering.md §1 "local first"): show the cached copy
+ * at once, fetch, store and show the fresh copy; when the network fails keep the cached one. `show`
+ * is called once or twice; the result says where the last shown data came from.
  */
 export async function cacheFirst<S extends z.ZodMiniType>(opts: {
   store: CachedStore;

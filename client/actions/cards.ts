@@ -288,8 +288,8 @@ export async function startGenerate(oid: string): Promise<void> {
 }
 
 /**
- * Blocking, no optimistic success (GUIDE: money-moving actions): the progress shows until
- * the issuer answered; then the card opens, listed under Active.
+ * Blocking, no optimistic success (engineering.md habit 7: money-moving actions): the progress
+ * shows until the issuer answered; then the card opens, listed under Active.
  */
 export async function generateCard(oid: string): Promise<void> {
   const card = await busy(async (): Promise<Card | null> => {

@@ -3,7 +3,7 @@ import { t } from "../i18n/index.ts";
 import { SKIP_WAITING } from "../sw/messages.ts";
 import { askConfirm, confirmRequest } from "../state/ui.ts";
 
-// spec §4 'New version available. Load New Version?' (GUIDE habit 8, squoosh's pattern).
+// spec §4 'New version available. Load New Version?' (engineering.md habit 8, squoosh's pattern).
 // A new service worker installs beside the running one and waits; nothing changes under
 // the person's feet until they accept. Yes → the waiting worker is told to skip waiting →
 // `controllerchange` → one reload into the new build. No → it keeps waiting, and the next

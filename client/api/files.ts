@@ -3,8 +3,9 @@ import { ErrorBody } from "../shared/contract/endpoint.ts";
 import { ApiError, credentials, NetworkError, unavailable } from "./http.ts";
 
 // Files over the API (spec §3 Upload form fields, §4 Upload progress): uploads with progress (fetch
-// has none; XMLHttpRequest's upload.onprogress has, GUIDE §5) and downloads with the bearer token
-// (an <img src> cannot send it). Answers are parsed with the contract like every other call.
+// has none; XMLHttpRequest's upload.onprogress has, engineering.md §5) and downloads with the
+// bearer token (an <img src> cannot send it). Answers are parsed with the contract like every other
+// call.
 
 /** spec §3 Upload form fields, plus the file and the device-made preview. */
 export interface UploadInput {

@@ -93,7 +93,7 @@ async function loadChunk<T>(chunk: Promise<T>): Promise<T> {
 
 /**
  * Calls one contract endpoint and parses its answer with the contract's schema
- * (never `res.json() as T`, GUIDE habit 2). A {@link Deferred} endpoint's contract is
+ * (never `res.json() as T`, engineering.md habit 2). A {@link Deferred} endpoint's contract is
  * fetched alongside the request.
  */
 export async function call<E extends Endpoint>(

@@ -11,7 +11,7 @@ export type FileStage = "preview" | "none" | "original";
 
 /**
  * An opened receipt or document: the preview first, and the original (an image, or a PDF
- * drawn by pdf.js: Chrome on Android has no PDF viewer of its own, GUIDE §5) only after
+ * drawn by pdf.js: Chrome on Android has no PDF viewer of its own, engineering.md §5) only after
  * "Open original" — a 10 MB file is not fetched just to be looked at. The bytes come from
  * memory, never from a cache on disk.
  */

@@ -21,7 +21,7 @@
  *   labels (cost centres, GL codes) are company data and are not stored in
  *   clear either.
  *
- * Schema changes happen only in {@link migrate}, by `oldVersion` (GUIDE §4.9).
+ * Schema changes happen only in {@link migrate}, by `oldVersion` (engineering.md habit 9).
  * IndexedDB is not available in Deno: this module is type-checked here and
  * exercised in the browser tests.
  */

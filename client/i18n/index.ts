@@ -21,7 +21,7 @@ export const locale = signal("en");
 /** Keys asked for while no dictionary had them (they showed as ""). */
 const missing = new Set<string>();
 
-/** Translates a key; components that call it must call useSignals() first (GUIDE §3). */
+/** Translates a key; components that call it must call useSignals() first (engineering.md §3). */
 export function t(key: TranslationKey, params?: Record<string, string | number>): string {
   const text = dictionary.value[key] ?? english[key];
   // Only a main-screen key asked for before any translation or the main chunk arrived.

@@ -31,7 +31,9 @@ import {
 // retried after 1 s, 2 s, 4 s … at most 60 s. Every attempt carries the write's
 // idempotency key, so a lost answer never turns into a second write.
 
-/** The calls a queued write may make (money-moving calls are never queued, GUIDE §4.7). */
+/**
+ * The calls a queued write may make (money-moving calls are never queued, engineering.md habit 7).
+ */
 export const QUEUEABLE = {
   "request.addComment": reqApi.addComment,
   "transaction.addComment": txApi.addComment,

@@ -1,6 +1,6 @@
 /**
  * Messages from the page. A new version waits until the user accepts 'Load New Version?'
- * (GUIDE habit 8, squoosh's pattern): only then does the page post SKIP_WAITING, and it
+ * (engineering.md habit 8, squoosh's pattern): only then does the page post SKIP_WAITING, and it
  * reloads on `controllerchange`. Installing never skips waiting by itself, so an open tab
  * never runs old JS against a new service worker mid-session.
  */

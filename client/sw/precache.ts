@@ -1,5 +1,5 @@
 /**
- * Precache list and the routes that answer from it (GUIDE habit 8).
+ * Precache list and the routes that answer from it (engineering.md habit 8).
  *
  * The shell (index.html, hashed JS/CSS, manifest, icons) is precached so the app starts
  * offline (spec §1: works from locally cached data when the network fails). API answers are

@@ -9,7 +9,7 @@ import { sha256 } from "./secrets.ts";
 /**
  * The activation-code check (spec §7 pwacheckvalidation), hardened against brute force.
  * Codes are 5 digits (spec §9), so what an attacker can evaluate is what matters; every
- * check is counted before the code is looked at (GUIDE §5). The arithmetic behind these
+ * check is counted before the code is looked at (engineering.md §5). The arithmetic behind these
  * numbers is in docs/security.md.
  */
 export const CODE_LIMITS = {

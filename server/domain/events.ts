@@ -1,7 +1,7 @@
 /**
- * Domain changes as events (GUIDE: push will later deliver them). Handlers run after the
- * write that caused the event has committed; a failing handler is logged, never rethrown
- * into the request that caused it.
+ * Domain changes as events (engineering.md §1: push and the change channel deliver them). Handlers
+ * run after the write that caused the event has committed; a failing handler is logged, never
+ * rethrown into the request that caused it.
  */
 export type DomainEvent =
   | { type: "activation.sent"; userOid: string; email: string }

@@ -62,7 +62,7 @@ function flipExpense(
 }
 
 /**
- * GUIDE §5 'a repeat is a success': the same flip sent again (a retry after a lost answer)
+ * engineering.md §5 'a repeat is a success': the same flip sent again (a retry after a lost answer)
  * finds exactly these transactions moved together to an expense with this purpose and these
  * codes, and answers that expense again instead of refusing them as moved.
  */

@@ -43,7 +43,7 @@ const pause = (i: number) => new Promise((r) => setTimeout(r, Math.random() * 4 
 const busy = () => new HttpError(409, "conflict", "Please retry");
 
 /**
- * spec §7 pwacheckpinvalid, counted before it is evaluated (GUIDE §5): each attempt first
+ * spec §7 pwacheckpinvalid, counted before it is evaluated (engineering.md §5): each attempt first
  * commits pinFailures + 1 on the device's version, so N parallel guesses count N and at
  * most MAX_PIN_FAILURES are ever evaluated. The token is compared first (cheap) and the
  * PIN hash runs only when it is one of this device's, so without one every PIN, right or

@@ -92,7 +92,7 @@ function refusal(tr: Tr, p: Problem, oid: string): HttpError {
 /**
  * spec §7 pwasetreceiptdotax, §4 VAT flag: unknown, no VAT (which clears the lines), has
  * VAT. Refused or moved transactions take none; a reviewed one is read-only, but the same
- * flag sent again is answered as a success (a retry after a lost answer, GUIDE §5).
+ * flag sent again is answered as a success (a retry after a lost answer, engineering.md §5).
  */
 export async function setDoTax(
   deps: Deps,
@@ -170,7 +170,7 @@ function plan(
  * operation (a KV operation holds at most 10 checks, a list up to 50). One changed meanwhile
  * is read again and checked again before it is written; if it no longer passes (refused by
  * the issuer in between), its refusal is answered and the ones before it stay reviewed: a
- * resend then finds them reviewed with the same values, which answers 200 (GUIDE §5).
+ * resend then finds them reviewed with the same values, which answers 200 (engineering.md §5).
  */
 export async function review(
   deps: Deps,

@@ -92,7 +92,9 @@ const minorOf = (amount: number, currency: string) => amount * 10 ** minorDigits
 const sameMinor = (amount: number, minor: number, currency: string) =>
   Math.abs(minorOf(amount, currency) - minor) < 1e-6;
 
-/** Whether a review asks exactly what a reviewed transaction holds (a replay: GUIDE §5). */
+/**
+ * Whether a review asks exactly what a reviewed transaction holds (a replay: engineering.md §5).
+ */
 export function sameReview(t: TransactionRecord, w: Wanted): boolean {
   if (
     t.countryId !== w.countryId || t.typeOid !== w.typeOid ||

@@ -1,8 +1,8 @@
 /**
- * Counted answers to the card's secrets (GUIDE §5 "count before you evaluate"): a CVC sent by
- * a merchant and a 3-D Secure password are each counted by one checked KV write before they
- * are compared, so N parallel guesses count N; a right answer gives its count back. Limits
- * are per target (the card for CVCs, the cardholder for 3-D Secure), never per caller.
+ * Counted answers to the card's secrets (engineering.md §5 "count before you evaluate"): a CVC sent
+ * by a merchant and a 3-D Secure password are each counted by one checked KV write before they are
+ * compared, so N parallel guesses count N; a right answer gives its count back. Limits are per
+ * target (the card for CVCs, the cardholder for 3-D Secure), never per caller.
  */
 import { sha256 } from "./encoding.ts";
 import { IssuerError } from "./errors.ts";

@@ -5,8 +5,8 @@
  * an ISO 4217 currency, the full card number and CVC leave the issuer only through a one-time,
  * short-lived reveal session, and every write a client may replay carries an idempotency key.
  *
- * Nothing here depends on the rest of the app: no store, no domain, no HTTP. GUIDE §5 "Card
- * data": the app keeps token, brand, last 4 and expiry; the issuer alone holds PAN and CVC.
+ * Nothing here depends on the rest of the app: no store, no domain, no HTTP. engineering.md §5
+ * "Card data": the app keeps token, brand, last 4 and expiry; the issuer alone holds PAN and CVC.
  */
 
 import type {

@@ -25,12 +25,12 @@ function closeAfterAnswer(c: Context<AppEnv>): void {
 }
 
 /**
- * The caller first, then the body (GUIDE §6: a middleware never does work for a caller it has
- * not identified). Mounted before every body read of the API: the bearer is checked here and
- * kept for the request (routes and the idempotency middleware reuse it). A call that needs a
- * bearer and has none (every call but the open ones, unknown paths included, as their 401
- * says) is answered 401 at once, its body never read; with a body still on the wire the
- * answer closes the connection, so the peer cannot make the server take the rest.
+ * The caller first, then the body (engineering.md §6: a middleware never does work for a caller it
+ * has not identified). Mounted before every body read of the API: the bearer is checked here and
+ * kept for the request (routes and the idempotency middleware reuse it). A call that needs a bearer
+ * and has none (every call but the open ones, unknown paths included, as their 401 says) is
+ * answered 401 at once, its body never read; with a body still on the wire the answer closes the
+ * connection, so the peer cannot make the server take the rest.
  */
 export function callerFirst(): MiddlewareHandler<AppEnv> {
   return async (c, next) => {

@@ -5,7 +5,7 @@ import { cards } from "../../client/shared/contract/cards.ts";
 import { readLimited } from "./body.ts";
 import { type HeldKey, type IdemRecord, markCommitted, underKey } from "../store/idempotency.ts";
 
-// Idempotency keys (GUIDE §5): the offline queue replays writes whose answer may
+// Idempotency keys (engineering.md §5): the offline queue replays writes whose answer may
 // have been lost, so a write carrying `Idempotency-Key` is carried out once and every repeat
 // gets the first answer. Same key with another request → 422; a repeat while the first is
 // still running waits for it (or 409 when it takes too long). Expensify's lesson: a repeat
@@ -84,7 +84,7 @@ export async function formFingerprint(
 
 /**
  * Bearer POSTs whose answer is a secret's check (the 3-D Secure PIN): never kept or replayed,
- * each attempt is evaluated and counted (GUIDE §6: nothing secret in a stored answer). The
+ * each attempt is evaluated and counted (engineering.md §6: nothing secret in a stored answer). The
  * reveals are GETs and the device PIN calls have no bearer: both are out by the rules below.
  */
 const NEVER_KEPT = new Set([`/bonita${cards.validateSecurePin.path}`]);
@@ -98,7 +98,7 @@ export interface IdemKey {
 /**
  * The key a request runs under: null when none applies, a 400 answer when it is malformed.
  * Who the key belongs to: the bearer's device (its user's, that device's), as callerFirst
- * found it before any body was read. Stripe's rule (GUIDE §6): keys belong to an
+ * found it before any body was read. Stripe's rule (engineering.md §6): keys belong to an
  * authenticated caller and apply to POST only. The offline queue replays bearer calls only
  * (client/offline/replay.ts: comments, notes, VAT, uploads), so a key with only a device-id
  * is ignored: no device call is replayed, none is kept.
@@ -227,7 +227,7 @@ export async function once(
     }
     await deps.faults?.beforeCommit?.("idempotency.answer");
     // A refusal (4xx) is not kept: nothing was done, and the same request may succeed
-    // later (GUIDE §6). A write that did commit keeps its mark (the finally below).
+    // later (engineering.md §6). A write that did commit keeps its mark (the finally below).
     if (res.status < 400) {
       const text = await res.clone().text();
       const small = enc.encode(text).length <= MAX_STORED_BODY;

@@ -1,5 +1,5 @@
 /**
- * Files in Deno KV (GUIDE §5 KV limits: value ≤ 64 KiB, ≤ 1000 mutations and
+ * Files in Deno KV (engineering.md §5 KV limits: value ≤ 64 KiB, ≤ 1000 mutations and
  * ≤ 800 KiB per atomic operation). A blob is cut into CHUNK_SIZE chunks, written first in
  * batches while a *pending* marker names it, and becomes durable only when the caller's own
  * atomic operation (the one that writes the record naming it) runs `commit(op, blob)`, which

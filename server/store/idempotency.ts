@@ -1,11 +1,11 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 
 /**
- * The idempotency key's part in the write itself (the offline queue's replays, GUIDE §5: every
- * replayable write idempotent). The middleware (server/middleware/idempotency.ts) holds the key
- * with a lease while the handler runs and stores the answer afterwards; a crash between the write
- * and that answer would otherwise leave only the lease, and a repeat after it expired would write
- * again (a second comment, a second receipt).
+ * The idempotency key's part in the write itself (the offline queue's replays, engineering.md §5:
+ * every replayable write idempotent). The middleware (server/middleware/idempotency.ts) holds the
+ * key with a lease while the handler runs and stores the answer afterwards; a crash between the
+ * write and that answer would otherwise leave only the lease, and a repeat after it expired would
+ * write again (a second comment, a second receipt).
  *
  * So a write that must not happen twice commits through `commitOnce`: when it runs under an
  * idempotency key, the same atomic operation checks that the key is still this request's

@@ -1,6 +1,6 @@
 /**
  * Readable sequential numbers (request ids 'R000001', …) without one KV key on every
- * write's path (GUIDE §5: 'no global counters on hot paths').
+ * write's path (engineering.md §5: 'no global counters on hot paths').
  *
  * Like a database sequence with a cache: the counter key holds the highest number any
  * process has reserved; a process reserves a block of numbers with one checked atomic write

@@ -1,6 +1,6 @@
 /**
  * Fixed-window counters in KV (expire with their window). Every secret check counts here
- * before the secret is evaluated (GUIDE §5): one checked atomic write per attempt, so N
+ * before the secret is evaluated (engineering.md §5): one checked atomic write per attempt, so N
  * parallel attempts count N.
  */
 export class RateLimitRepo {

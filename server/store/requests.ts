@@ -5,7 +5,7 @@ import { IdAllocator } from "./ids.ts";
 import { ListCache } from "./list_cache.ts";
 import type { CodeWords } from "../org/labels.ts";
 
-/** What the app keeps of an issued card (GUIDE §5: token, brand, last 4, expiry). */
+/** What the app keeps of an issued card (engineering.md §5: token, brand, last 4, expiry). */
 export interface CardRef {
   token: string;
   brand: "visa" | "mastercard";

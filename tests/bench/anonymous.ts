@@ -1,5 +1,5 @@
 /**
- * Anonymous callers cannot grow the server (GUIDE §6): 60 upload connections at once to a
+ * Anonymous callers cannot grow the server (engineering.md §6): 60 upload connections at once to a
  * main.ts behind its connection guard, each with a made-up device-id and Idempotency-Key, no
  * bearer, an ~11 MB body. Printed: the server's RSS growth (after, and the peak meanwhile) and
  * the idempotency records left in its KV. A few seconds.

@@ -2,8 +2,8 @@
  * The Deno that today's Deno Deploy runs (2.5.0), from npm like the pinned one, installed on
  * first use into .deploy-runtime/ (git-ignored). It is not a package.json dependency: 2.5.0's
  * platform packages exist on the registry here for linux-x64 only, and `npm ci` refuses a lock
- * that misses the others (GUIDE §3 says the same of 2.9.6); a plain `npm install` of the exact
- * version skips the missing optional ones.
+ * that misses the others (engineering.md §3 says the same of 2.9.6); a plain `npm install` of the
+ * exact version skips the missing optional ones.
  */
 import { DEPLOY_DENO } from "../server/main_process.ts";
 

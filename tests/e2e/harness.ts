@@ -27,7 +27,7 @@ export interface Env {
   close(): Promise<void>;
 }
 
-/** GUIDE §3: Debian's Chromium, headless, nothing fetched in the background. */
+/** engineering.md §3: Debian's Chromium, headless, nothing fetched in the background. */
 export const CHROME_ARGS = [
   "--no-sandbox",
   "--disable-gpu",
@@ -301,7 +301,7 @@ export async function bodyText(page: Page): Promise<string> {
   return await page.evaluate(() => document.body.innerText);
 }
 
-/** On failure, prints what the page showed (GUIDE habit 4: dump the page on failure). */
+/** On failure, prints what the page showed (engineering.md habit 4: dump the page on failure). */
 export async function dumpOnFailure<T>(page: Page | null, fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();

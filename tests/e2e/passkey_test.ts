@@ -1,12 +1,12 @@
 /**
  * Passkey unlock in the browser (spec §4, extended) with Chromium's virtual authenticator
- * through the DevTools protocol (GUIDE §6: WebAuthn.enable, addVirtualAuthenticator with PRF):
- * turned on in Options, the passkey unlocks after a reload without the PIN, offline too on the
- * cached data; a failed assertion counts towards the PIN's limit; the PIN still unlocks;
- * removing local data leaves no wrapper; without PRF the switch is not offered. Every algorithm
- * the server can offer that Chromium's authenticator makes keys for (ML-DSA-44 first, as
- * Chromium 156 does) registers, survives a reload and unlocks; after a failed passkey unlock the
- * next start does not prompt by itself.
+ * through the DevTools protocol (engineering.md §6: WebAuthn.enable, addVirtualAuthenticator with
+ * PRF): turned on in Options, the passkey unlocks after a reload without the PIN, offline too on
+ * the cached data; a failed assertion counts towards the PIN's limit; the PIN still unlocks;
+ * removing local data leaves no wrapper; without PRF the switch is not offered. Every algorithm the
+ * server can offer that Chromium's authenticator makes keys for (ML-DSA-44 first, as Chromium 156
+ * does) registers, survives a reload and unlocks; after a failed passkey unlock the next start does
+ * not prompt by itself.
  */
 import assert from "node:assert/strict";
 import type { CDPSession, Page } from "puppeteer-core";

@@ -1,5 +1,5 @@
 /**
- * A new version (spec §4 'New version available. Load New Version?', GUIDE habit 8), the
+ * A new version (spec §4 'New version available. Load New Version?', engineering.md habit 8), the
  * organisation's colours at start (spec §7 appcolor) and installability, against builds made
  * here: two builds of the same flavour that differ by their version label, served by one
  * server whose static files switch from the first to the second ("a deploy").

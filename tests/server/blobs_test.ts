@@ -1,5 +1,5 @@
 /**
- * The blob store (GUIDE §5 KV limits): files in KV chunks under 64 KiB, written
+ * The blob store (engineering.md §5 KV limits): files in KV chunks under 64 KiB, written
  * pending, committed by the caller's atomic write, read as a stream, deleted to the last
  * chunk, and swept when an upload is abandoned or a deletion interrupted.
  */

@@ -1,5 +1,5 @@
 /**
- * Idempotency keys (GUIDE §5): a write carrying `Idempotency-Key` is carried out
+ * Idempotency keys (engineering.md §5): a write carrying `Idempotency-Key` is carried out
  * once per caller, its first answer replayed for 24 h; the same key with another body is
  * refused (422); concurrent repeats never write twice; 5xx answers are not kept.
  */
@@ -103,8 +103,8 @@ Deno.test(
     );
     assertError(await comment(api, keyed(emp.h, "bad key!"), tx, "x"), 400);
     assert.equal(await commentCount(api, emp.h, tx), 0);
-    // GUIDE §6 (Stripe): keys apply to POST only. The VAT flag is set by a GET (spec §7) and
-    // is safe to send again as it is (it sets a value); each one runs, none is replayed.
+    // engineering.md §6 (Stripe): keys apply to POST only. The VAT flag is set by a GET (spec §7)
+    // and is safe to send again as it is (it sets a value); each one runs, none is replayed.
     const h = keyed(emp.h, "dotax-key-1");
     const a = await api.call("GET", `${E}/pwasetreceiptdotax?oid=${tx}&dotax=true`, { headers: h });
     assertOk(a);
@@ -170,7 +170,7 @@ Deno.test(
     const b = await comment(api, h, "no-such-transaction", "x");
     assertError(b, 404);
     assert.equal(b.res.headers.get("idempotent-replayed"), null);
-    // The same key then serves the request that can succeed (GUIDE §6: no 4xx is kept).
+    // The same key then serves the request that can succeed (engineering.md §6: no 4xx is kept).
     assertOk(await comment(api, h, tx, "x"));
     assert.equal(await commentCount(api, emp.h, tx), 1);
   }),
@@ -376,7 +376,8 @@ Deno.test("[idempotency] fingerprint: method, path, sorted query and body", asyn
   );
 });
 
-// ---- Scope (GUIDE §6: keys belong to an authenticated caller, POST only, nothing secret) ----
+// ---- Scope (engineering.md §6: keys belong to an authenticated caller, POST only, nothing secret)
+// ----
 
 Deno.test(
   "[idempotency] a keyed card reveal is never replayed: after a freeze the repeat is refused, no PAN",

@@ -1,5 +1,5 @@
 /**
- * Card data (GUIDE §5): the simulator is the only holder of PAN and CVC, and even it keeps
+ * Card data (engineering.md §5): the simulator is the only holder of PAN and CVC, and even it keeps
  * them in KV only sealed. These tests reveal real cards and then look for their numbers in
  * every KV entry, in every rendering a leak could take.
  */

@@ -651,7 +651,7 @@ Deno.test(
     const [err, warn] = [console.error, console.warn];
     console.error = (...a: unknown[]) => void logged.push(a);
     console.warn = (...a: unknown[]) => void logged.push(a);
-    // Bearer calls read their body only once the bearer is known (GUIDE §6): they get one.
+    // Bearer calls read their body only once the bearer is known (engineering.md §6): they get one.
     const { token } = await api.activate(DEMO.employee);
     try {
       for (const path of ["pwacheckvalidation", "pwaexpenserequestcreate", "nope"]) {

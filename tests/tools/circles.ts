@@ -2,7 +2,7 @@
 // when there is one; tests/unit/circles_test.ts holds the same check. Every kind of import
 // counts — static, `import type`, `export … from`, bare `import "…"` and a literal dynamic
 // `import("…")` — because a type-only or lazy circle still ties the modules together: neither
-// can be read, moved or split without the other (GUIDE §2 layering: screens → actions →
+// can be read, moved or split without the other (engineering.md §2 layering: screens → actions →
 // offline/state → api/db/lib; server: app → routes → domain → store). Relative specifiers only.
 
 import { posix } from "node:path";

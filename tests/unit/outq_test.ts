@@ -1,6 +1,7 @@
 /**
- * The offline write queue (spec §1 offline): its storage on QCDB (under fake-indexeddb, GUIDE §5),
- * encrypted, ordered, files kept apart; and the replay's state machine and backoff.
+ * The offline write queue (spec §1 offline): its storage on QCDB (under fake-indexeddb,
+ * engineering.md §5), encrypted, ordered, files kept apart; and the replay's state machine and
+ * backoff.
  */
 import "fake-indexeddb/auto";
 import assert from "node:assert/strict";

@@ -1,4 +1,4 @@
-/** The API contract (GUIDE §1): every call of spec §7, grouped as the spec groups them. */
+/** The API contract (engineering.md §1): every call of spec §7, grouped as the spec groups them. */
 export * from "./endpoint.ts";
 export { session } from "./session.ts";
 export { requests } from "./requests.ts";

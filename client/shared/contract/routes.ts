@@ -1,5 +1,5 @@
-// The zod-free half of the contract (GUIDE §1): where each call of spec §7 'Registration and
-// session' goes and how it authenticates. The PIN pad's first load carries this and not the
+// The zod-free half of the contract (engineering.md §1): where each call of spec §7 'Registration
+// and session' goes and how it authenticates. The PIN pad's first load carries this and not the
 // schemas; session.ts builds its endpoints from these very objects, so the two cannot differ.
 
 /** How a call authenticates (spec §6, §7): registration and PIN calls use the device-id header. */

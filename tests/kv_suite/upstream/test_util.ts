@@ -1,8 +1,8 @@
 /**
  * Stands in for Deno's tests/unit/test_util.ts beside the vendored kv_test.ts: the six
  * assertions it imports, with @std/assert's meaning (JSR, where @std/assert lives, is not
- * reachable here: GUIDE §3). Deep equality is node's strict deep equality (same prototypes,
- * typed arrays element by element, Dates by time), as @std/assert's `equal` is.
+ * reachable here: engineering.md §3). Deep equality is node's strict deep equality (same
+ * prototypes, typed arrays element by element, Dates by time), as @std/assert's `equal` is.
  */
 import { isDeepStrictEqual } from "node:util";
 
