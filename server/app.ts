@@ -1,5 +1,6 @@
 import { changeRoutes } from "./routes/changes.ts";
 import { exportRoutes } from "./routes/export.ts";
+import { listRoutes } from "./routes/lists.ts";
 import { type Context, Hono } from "hono";
 import type { AppEnv, Deps } from "./env.ts";
 import { HttpError, notFound } from "./errors.ts";
@@ -103,6 +104,7 @@ export function createApp(
   // offline queue's replays; engineering.md §6: POST only, no 4xx, nothing secret kept).
   api.use("*", idempotency());
   api.route("/", sessionRoutes());
+  api.route("/", listRoutes());
   api.route("/", passkeyRoutes());
   api.route("/", requestRoutes());
   api.route("/", approvalRoutes());

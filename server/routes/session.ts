@@ -1,18 +1,13 @@
-import { financeScope } from "../domain/finance.ts";
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type * as z from "zod/mini";
-import { session, Settings as SettingsSchema } from "../../client/shared/contract/session.ts";
+import { session } from "../../client/shared/contract/session.ts";
 import { checkPin } from "../../client/shared/pin_rules.ts";
 import { badRequest, forbidden, HttpError, notFound, unprocessable } from "../errors.ts";
 import type { AppEnv } from "../env.ts";
 import { checkActivationCode } from "../domain/code_check.ts";
 import { checkAnswer, NoQuestions, questionFor } from "../domain/lost_activation.ts";
 import { checkPinAttempt, tokenOf } from "../domain/pin_check.ts";
-import { listRows } from "../domain/request_views.ts";
-import { withCardAmounts } from "../domain/cards.ts";
 import { servedRelease } from "../release.ts";
-import { overdueDaysOf, transactionRows } from "../domain/transactions.ts";
 import { hashSecret, newToken, sha256 } from "../domain/secrets.ts";
 import { addressKey } from "../middleware/peer.ts";
 import { dictionary, LOCALES, pickLocale, translate } from "../i18n.ts";
@@ -22,11 +17,8 @@ import { parsePushSubscription } from "../push/subscription.ts";
 import type { Device } from "../store/devices.ts";
 import type { User } from "../store/users.ts";
 import { route } from "./define.ts";
-import { readUserLists } from "../store/user_lists.ts";
 import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "../org/schema.ts";
 import { labelIn } from "../org/labels.ts";
-
-type Settings = z.infer<typeof SettingsSchema>;
 
 async function commitOr409(op: Deno.AtomicOperation): Promise<void> {
   if (!(await op.commit()).ok) {
@@ -73,36 +65,6 @@ export function sessionRoutes(): Hono<AppEnv> {
     if (locale !== auth.user.locale) await rememberLocale(c.var.deps.store, auth.user.oid, locale);
     return { translation: await dictionary(locale), locale };
   });
-
-  route(app, session.lists, async ({ c, auth }) => {
-    const { deps } = c.var;
-    const u = auth!.user;
-    // The organisation and both lists in one store read (cached lists: versions only).
-    const { meta, requests, transactions, orgVersion } = await readUserLists(deps.store, u.oid);
-    const [expenseslist, receiptslist] = await Promise.all([
-      // The organisation's words in the language the app shows (Accept-Language), else the user's.
-      listRows(deps, u, requests, pickLocale(c.req.header("accept-language"), u.locale))
-        .then((rows) => withCardAmounts(deps, u, rows, requests)),
-      transactionRows(deps, u, { recs: transactions, days: overdueDaysOf(meta) }),
-    ]);
-    return {
-      ...settingsOf(meta?.settings),
-      expenses: { expenseslist },
-      transactions: { receiptslist },
-      username: u.email,
-      fname: u.fname,
-      lname: u.lname,
-      canRequest: u.canRequest,
-      finance: (await financeScope(deps, u, orgVersion)) !== null,
-    };
-  });
-
-  route(app, session.publicLists, async ({ c }) => ({
-    ...settingsOf((await c.var.deps.store.org.meta())?.settings),
-    expenses: { expenseslist: [] },
-    transactions: { receiptslist: [] },
-    canRequest: false as const,
-  }));
 
   route(app, session.registerPushToken, async ({ c, body, auth }) => {
     const { device } = auth!;
@@ -316,14 +278,4 @@ function screenOf(c: Context<AppEnv>): Device["screen"] {
   return Number.isFinite(w) && Number.isFinite(h) && w > 0 && h > 0 && w < 1e5 && h < 1e5
     ? { w, h }
     : undefined;
-}
-
-/** The settings part of the pwalists answer, with defaults for an organisation not yet loaded. */
-function settingsOf(s: Settings | undefined): Settings {
-  return {
-    vatMode: s?.vatMode ?? "simple",
-    accountingCodeEnabled: s?.accountingCodeEnabled ?? "false",
-    typeEnabled: s?.typeEnabled ?? "true",
-    limitReceiptAttachementFormat: s?.limitReceiptAttachementFormat ?? false,
-  };
 }
