@@ -45,6 +45,7 @@ const COLUMNS: [string, (l: ExportLine, s: CsvStyle, tr: Tr) => string][] = [
   ["originalAmount", (l, s) => money(l.originalAmount, l.originalCurrency, s)],
   ["originalCurrency", (l) => l.originalCurrency],
   ["fxRate", (l, s) => (l.fxRate ?? "").replace(".", s.decimal)],
+  ["amountAuthorized", (l, s) => money(l.amountAuthorized, l.currency, s)],
   ["amountCaptured", (l, s) => money(l.amountCaptured, l.currency, s)],
   ["amountRefunded", (l, s) => money(l.amountRefunded, l.currency, s)],
   ["account", (l) => l.account?.value ?? ""],

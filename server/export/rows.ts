@@ -62,7 +62,8 @@ export interface ExportLine {
   originalCurrency: string;
   /** 1 merchant's unit = fxRate card units (null in the card's own currency). */
   fxRate: string | null;
-  /** What the issuer captured and refunded (card currency), the purchase's amount being the rest. */
+  /** What the issuer authorised, captured and refunded (card currency); a purchase counts the rest. */
+  amountAuthorized: number;
   amountCaptured: number;
   amountRefunded: number;
   account: AccountRef | null;
@@ -199,6 +200,7 @@ export function linesOf(e: ExportEntry, ctx: RowContext): { lines: ExportLine[];
     originalAmount: sign * t.originalAmount,
     originalCurrency: t.originalCurrency,
     fxRate: t.rate,
+    amountAuthorized: t.amountAuthorized,
     amountCaptured: t.amountCaptured,
     amountRefunded: t.amountRefunded,
     account: acc,

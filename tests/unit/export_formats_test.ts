@@ -89,6 +89,7 @@ function line(over: Partial<ExportLine> = {}): ExportLine {
     originalAmount: 11900,
     originalCurrency: "EUR",
     fxRate: null,
+    amountAuthorized: 11900,
     amountCaptured: 11900,
     amountRefunded: 0,
     account: { oid: "acc-eur", value: "OPS-EUR", label: "Ops", currency: "EUR" },

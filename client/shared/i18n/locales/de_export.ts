@@ -45,6 +45,7 @@ export const deExport: Record<keyof typeof enExport, string> = {
   "export.col.originalAmount": "Betrag beim Händler",
   "export.col.originalCurrency": "Händlerwährung",
   "export.col.fxRate": "Wechselkurs der Karte",
+  "export.col.amountAuthorized": "Autorisiert",
   "export.col.amountCaptured": "Belastet",
   "export.col.amountRefunded": "Erstattet",
   "export.col.account": "Konto",

@@ -46,6 +46,7 @@ export const enExport = {
   "export.col.originalAmount": "Amount at the merchant",
   "export.col.originalCurrency": "Merchant currency",
   "export.col.fxRate": "Card exchange rate",
+  "export.col.amountAuthorized": "Authorised",
   "export.col.amountCaptured": "Captured",
   "export.col.amountRefunded": "Refunded",
   "export.col.account": "Account",

@@ -45,6 +45,7 @@ export const esExport: Record<keyof typeof enExport, string> = {
   "export.col.originalAmount": "Importe en el comercio",
   "export.col.originalCurrency": "Moneda del comercio",
   "export.col.fxRate": "Tipo de cambio de la tarjeta",
+  "export.col.amountAuthorized": "Autorizado",
   "export.col.amountCaptured": "Cargado",
   "export.col.amountRefunded": "Devuelto",
   "export.col.account": "Cuenta",

@@ -45,6 +45,7 @@ export const frExport: Record<keyof typeof enExport, string> = {
   "export.col.originalAmount": "Montant chez le commerçant",
   "export.col.originalCurrency": "Devise du commerçant",
   "export.col.fxRate": "Taux de change de la carte",
+  "export.col.amountAuthorized": "Autorisé",
   "export.col.amountCaptured": "Débité",
   "export.col.amountRefunded": "Remboursé",
   "export.col.account": "Compte",
