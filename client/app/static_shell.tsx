@@ -1,6 +1,6 @@
 import { renderToStaticMarkup } from "react-dom/server";
 import { t } from "../i18n/index.ts";
-import { versionLabel } from "../lib/release.ts";
+import { versionLabel } from "../i18n/release.ts";
 import { phase, pinLength } from "../state/session.ts";
 import { App } from "./App.tsx";
 

@@ -20,6 +20,7 @@
  * that already hold a sealed token. Kept from spec §9: SHA-256, AES-GCM with
  * a 256-bit key and a fresh random 12-byte IV per encryption.
  */
+import type { EncryptedJson } from "../db/qcdb.ts";
 
 /** OWASP's 2023 recommendation for PBKDF2-HMAC-SHA256. */
 export const DEFAULT_ITERATIONS = 600_000;
@@ -53,13 +54,8 @@ export type Sealed = {
   ct: string;
 };
 
-/** An encrypted cache value (lists, approvals, lookups in QCDB). */
-export type EncryptedJson = {
-  /** base64url, {@link IV_BYTES} bytes. */
-  iv: string;
-  /** base64url ciphertext including the GCM tag. */
-  ct: string;
-};
+/** An encrypted cache value: its shape is QCDB's (client/db/qcdb.ts), made here. */
+export type { EncryptedJson };
 
 /**
  * Decryption failed authentication: wrong PIN (hence wrong key) or data that

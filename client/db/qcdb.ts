@@ -34,7 +34,14 @@ import {
   type StoreNames,
   unwrap,
 } from "idb";
-import type { EncryptedJson } from "../crypto/device_key.ts";
+
+/** An encrypted value as QCDB keeps it (lists, approvals, lookups, the wrapped keys). */
+export type EncryptedJson = {
+  /** base64url, 12 bytes (AES-GCM's IV: client/crypto/device_key.ts IV_BYTES). */
+  iv: string;
+  /** base64url ciphertext including the GCM tag. */
+  ct: string;
+};
 
 /** spec §3, §9. */
 export const QCDB_NAME = "QCDB";

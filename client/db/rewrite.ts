@@ -2,7 +2,7 @@
  * Rewriting every cached blob of QCDB (client/db/qcdb.ts) at once: a device moving its cache
  * to a new key (client/crypto/data_key.ts). Its own module, loaded only when that happens.
  */
-import type { EncryptedJson } from "../crypto/device_key.ts";
+import type { EncryptedJson } from "./qcdb.ts";
 import type { IDBPDatabase } from "idb";
 import type { CachedBlob, CachedStore, QCDBSchema } from "./qcdb.ts";
 

@@ -3,7 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { Icon } from "../components/Icon.tsx";
 import { PinPad } from "../components/PinPad.tsx";
 import { t } from "../i18n/index.ts";
-import { versionLabel } from "../lib/release.ts";
+import { versionLabel } from "../i18n/release.ts";
 import { padMessage, shakeCount, working } from "../state/session.ts";
 import { optionsFromHome, panel } from "../state/ui.ts";
 import { PadHelp } from "./PadHelp.tsx";

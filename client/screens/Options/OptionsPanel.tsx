@@ -3,7 +3,7 @@ import { useSignals } from "@preact/signals-react/runtime";
 import { confirmRemoveLocalData } from "../../actions/session.ts";
 import { SidePanel } from "../../components/SidePanel.tsx";
 import { t } from "../../i18n/index.ts";
-import { versionLine } from "../../lib/release.ts";
+import { versionLine } from "../../i18n/release.ts";
 import { panel } from "../../state/ui.ts";
 import { PushToggle } from "./PushToggle.tsx";
 import { LanguageChooser } from "./LanguageChooser.tsx";

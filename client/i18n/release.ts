@@ -3,7 +3,7 @@
  * build.ts defines QC_VERSION and QC_RELEASED (see its `releaseInfo`). Outside a build
  * (unit tests under Deno) they are undefined and the label says "dev".
  */
-import { t } from "../i18n/index.ts";
+import { t } from "./index.ts";
 
 declare const QC_VERSION: string | undefined;
 declare const QC_RELEASED: string | undefined;
