@@ -14,7 +14,7 @@ import { signal } from "@preact/signals-react";
 // - the server's stream while the app is open and unlocked (changes of this user and of the
 //   teams whose approvals they decide, as each commits, on every device of the user);
 // - a write of this phone that went through (its answer is already on screen; `changed`);
-// - the offline queue's replays (offline/replay.ts names what each replayed write changed).
+// - the offline queue's replays (actions/replay.ts names what each replayed write changed).
 // A list touched by several changes at once is refreshed once; one already refreshing is
 // refreshed once more after it, with the changes that came meanwhile.
 

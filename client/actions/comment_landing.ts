@@ -2,7 +2,7 @@ import type { Comment } from "../shared/contract/requests.ts";
 import { txDetail } from "../state/transactions.ts";
 
 // What happens on screen when a comment queued offline lands (spec §1 offline). Apart from
-// comments.ts (first load) and offline/replay.ts (loaded on demand), which both use it, so
+// comments.ts (first load) and actions/replay.ts (loaded on demand), which both use it, so
 // that neither imports the other.
 
 /** The lists to re-read when a queued comment lands, for as long as this page lives. */

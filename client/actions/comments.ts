@@ -19,7 +19,7 @@ type CommentCall = "request.addComment" | "transaction.addComment";
  * actions import it) and the queue is not (first-load budget). The main area has loaded
  * it already by the time a comment can be written.
  */
-const offline = () => import("../offline/replay.ts");
+const offline = () => import("./replay.ts");
 
 /**
  * Adds `text` on `oid` (blocking), then re-reads the comments; false, with a banner, when

@@ -6,7 +6,7 @@ import {
 import { deleteRemote, uploadFile } from "../api/files.ts";
 import { call, NetworkError } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
-import { enqueue, hasPending, kickQueue } from "../offline/replay.ts";
+import { enqueue, hasPending, kickQueue } from "./replay.ts";
 import { appConfig } from "../state/session.ts";
 import { askConfirm } from "../state/ui.ts";
 

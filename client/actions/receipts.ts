@@ -10,7 +10,7 @@ import type { UploadResponse } from "../shared/contract/documents.ts";
 import { fetchFile } from "../api/files.ts";
 import { ApiError, call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
-import { onReplayed, sendWrites } from "../offline/replay.ts";
+import { onReplayed, sendWrites } from "./replay.ts";
 import { noteDraft, receiptUpload, txReceipts } from "../state/receipts.ts";
 import { readingReceipt } from "../state/reading.ts";
 import { transactionRows, txDetail } from "../state/transactions.ts";

@@ -3,7 +3,7 @@ import type { Transaction } from "../shared/contract/transactions.ts";
 import { vat as api } from "../shared/contract/vat.ts";
 import { call } from "../api/http.ts";
 import { t } from "../i18n/index.ts";
-import { onReplayed, sendWrites, type Write } from "../offline/replay.ts";
+import { onReplayed, sendWrites, type Write } from "./replay.ts";
 import {
   type DoTax,
   doTaxOfFlag,

@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { t, type TranslationKey } from "../i18n/index.ts";
-import { discardWrite, retryWrite, startQueue } from "../offline/replay.ts";
+import { discardWrite, retryWrite, startQueue } from "../actions/replay.ts";
 import { outq, type OutqView } from "../state/outq.ts";
 import { working } from "../state/session.ts";
 

@@ -100,7 +100,7 @@ export interface IdemKey {
  * Who the key belongs to: the bearer's device (its user's, that device's), as callerFirst
  * found it before any body was read. Stripe's rule (engineering.md §6): keys belong to an
  * authenticated caller and apply to POST only. The offline queue replays bearer calls only
- * (client/offline/replay.ts: comments, notes, VAT, uploads), so a key with only a device-id
+ * (client/actions/replay.ts: comments, notes, VAT, uploads), so a key with only a device-id
  * is ignored: no device call is replayed, none is kept.
  */
 export function keyOf(c: Context<AppEnv>): IdemKey | Response | null {

@@ -17,7 +17,7 @@ import {
   seqKey,
   updateQueued,
 } from "../../client/offline/queue.ts";
-import { backoffMs, drain, type DrainHooks, outcomeOf } from "../../client/offline/replay.ts";
+import { backoffMs, drain, type DrainHooks, outcomeOf } from "../../client/actions/replay.ts";
 import { encryptJson } from "../../client/crypto/device_key.ts";
 
 const aesKey = () =>

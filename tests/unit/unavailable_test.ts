@@ -18,7 +18,7 @@ import {
 import { uploadFile } from "../../client/api/files.ts";
 import { transactions } from "../../client/shared/contract/transactions.ts";
 import type { QueuedWrite } from "../../client/offline/queue.ts";
-import { drain, outcomeOf } from "../../client/offline/replay.ts";
+import { drain, outcomeOf } from "../../client/actions/replay.ts";
 
 const down = () =>
   Response.json({ error: "store_unavailable", message: "Try again in a moment." }, {

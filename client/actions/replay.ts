@@ -4,11 +4,11 @@ import { transactions as txApi } from "../shared/contract/transactions.ts";
 import { vat as vatApi } from "../shared/contract/vat.ts";
 import { uploadFile } from "../api/files.ts";
 import { ApiError, call, NetworkError } from "../api/http.ts";
-import { commentLanded } from "../actions/comment_landing.ts";
-import { currentKey } from "../actions/device.ts";
-import { changed } from "../actions/changes.ts";
+import { commentLanded } from "./comment_landing.ts";
+import { currentKey } from "./device.ts";
+import { changed } from "./changes.ts";
 import type { ChangeKind } from "../shared/contract/changes.ts";
-import { messageOf } from "../actions/messages.ts";
+import { messageOf } from "./messages.ts";
 import { outq, type OutqKind, type OutqView } from "../state/outq.ts";
 import { t } from "../i18n/index.ts";
 import { pushBanner, showNotice } from "../state/ui.ts";
@@ -22,7 +22,7 @@ import {
   readQueuedFiles,
   removeQueued,
   updateQueued,
-} from "./queue.ts";
+} from "../offline/queue.ts";
 
 // Replaying the offline write queue (spec §1 offline): in order, one tab at a time, when the
 // network returns, when the app is unlocked, after a write that went through, and on a
