@@ -14,6 +14,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * Every problem a zod schema (full or mini) found, as a 400's message names them:
+ * "field.path: message; …" (a problem of the whole value has no path).
+ */
+export function issuesText(
+  err: { issues: readonly { path: readonly PropertyKey[]; message: string }[] },
+): string {
+  return err.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`)
+    .join("; ");
+}
+
 export const badRequest = (code: string, message: string, extra?: Record<string, unknown>) =>
   new HttpError(400, code, message, extra);
 export const unauthorized = (message = "Authentication required") =>

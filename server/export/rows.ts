@@ -14,6 +14,7 @@ import type { DocumentRecord } from "../store/documents.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import { bookedAt, type TransactionRecord } from "../store/transactions.ts";
 import type { LastExport } from "../store/exports.ts";
+import { fnv1a } from "../store/fnv.ts";
 
 export interface VatCodeRef {
   oid: string;
@@ -148,15 +149,8 @@ export function splitVat(
   return out;
 }
 
-/** A short hash (FNV-1a, 32 bits) of a text: the stamp of what an export said. */
-export function stampOf(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, "0");
-}
+/** A short tag (FNV-1a, 32 bits) of a text's UTF-8: the stamp of what an export said. */
+export const stampOf = (text: string): string => fnv1a(new TextEncoder().encode(text));
 
 /** The export's lines of one transaction and the stamp of what they say. */
 export function linesOf(e: ExportEntry, ctx: RowContext): { lines: ExportLine[]; stamp: string } {

@@ -9,7 +9,7 @@
 import { makeZip } from "client-zip";
 import * as z from "zod";
 import { isIsoDay } from "../../client/shared/dates.ts";
-import { badRequest, forbidden } from "../errors.ts";
+import { badRequest, forbidden, issuesText } from "../errors.ts";
 import type { Deps } from "../env.ts";
 import { translate } from "../i18n.ts";
 import { convert, termsFor } from "../issuer/fx.ts";
@@ -51,13 +51,10 @@ export interface ExportFile {
   body: ReadableStream<Uint8Array>;
 }
 
-const describe = (e: z.ZodError) =>
-  e.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`).join("; ");
-
 /** Checks the request (400 with a message, 403 outside the person's accounts): nothing written. */
 async function check(deps: Deps, who: Exporter, input: unknown) {
   const r = ExportBody.safeParse(input);
-  if (!r.success) throw badRequest("invalid_export", describe(r.error));
+  if (!r.success) throw badRequest("invalid_export", issuesText(r.error));
   const p = r.data;
   const days = (Date.parse(p.to) - Date.parse(p.from)) / DAY_MS + 1;
   if (days < 1) {

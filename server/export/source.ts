@@ -10,6 +10,7 @@ import type { Deps } from "../env.ts";
 import { labelIn, type OrgLabel } from "../org/labels.ts";
 import type { DocumentRecord } from "../store/documents.ts";
 import type { OrgAccount } from "../store/org.ts";
+import { keepBounded } from "../store/bounded.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import { BOOKED, bookedAt, type TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
@@ -24,7 +25,7 @@ import {
 
 export const DAY_MS = 86_400_000;
 const PAGE = 100;
-/** Kept holders and requests: a page's worth many times over, then started again. */
+/** Kept holders and requests: a page's worth many times over, the oldest let go first. */
 const CACHE = 5000;
 
 export interface SourceParams {
@@ -133,8 +134,6 @@ export async function* exportItems(
     const live = txs.filter((t, i): t is TransactionRecord =>
       !!t && !t.movedToOid && bookedAt(t) === page[i].at
     );
-    if (users.size > CACHE) users.clear();
-    if (requests.size > CACHE) requests.clear();
     const picked: {
       t: TransactionRecord;
       request: RequestRecord | null;
@@ -142,10 +141,11 @@ export async function* exportItems(
     }[] = [];
     for (const t of live) {
       const rk = `${t.userOid}/${t.expenseOid}`;
-      if (!requests.has(rk)) {
-        requests.set(rk, (await deps.store.requests.get(t.userOid, t.expenseOid)).value ?? null);
+      let request = requests.get(rk);
+      if (request === undefined) {
+        request = (await deps.store.requests.get(t.userOid, t.expenseOid)).value ?? null;
+        keepBounded(requests, rk, request, CACHE);
       }
-      const request = requests.get(rk)!;
       const accountOid = request?.accountOid ?? null;
       if (scope.accounts && (!accountOid || !scope.accounts.has(accountOid))) continue;
       if (p.accountOid && accountOid !== p.accountOid) continue;
@@ -162,8 +162,11 @@ export async function* exportItems(
       done,
     );
     for (const [i, { t, request, account }] of picked.entries()) {
-      if (!users.has(t.userOid)) users.set(t.userOid, await deps.store.users.get(t.userOid));
-      const u = users.get(t.userOid);
+      let u = users.get(t.userOid);
+      if (u === undefined) {
+        u = await deps.store.users.get(t.userOid);
+        keepBounded(users, t.userOid, u, CACHE);
+      }
       const name = u ? `${u.fname} ${u.lname}`.trim() : t.userOid;
       const docs = (await deps.store.documents.byTransaction(t.userOid, t.authorizationId))
         .filter((d) => d.documentType === "receipt" && !d.archive);

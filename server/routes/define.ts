@@ -1,7 +1,6 @@
 import type { Context, Hono } from "hono";
-import * as z from "zod/mini";
 import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "../../client/shared/contract/mod.ts";
-import { badRequest, unauthorized } from "../errors.ts";
+import { badRequest, issuesText, unauthorized } from "../errors.ts";
 import { authenticate, requireBearer, requireDeviceId } from "../middleware/auth.ts";
 import type { AppEnv, AuthContext } from "../env.ts";
 import { answerJson } from "../json.ts";
@@ -16,14 +15,8 @@ export interface Call<E> {
   deviceId: string | null;
 }
 
-function describe(err: z.core.$ZodError): string {
-  return err.issues.map((i) => {
-    const where = i.path.length ? `${i.path.join(".")}: ` : "";
-    return `${where}${i.message}`;
-  }).join("; ");
-}
-
-async function readJson(c: Context<AppEnv>): Promise<unknown> {
+/** A request's JSON body ({} when empty), or 400 malformed_json. */
+export async function readJson(c: Context<AppEnv>): Promise<unknown> {
   const text = await c.req.text();
   if (!text) return {};
   try {
@@ -57,13 +50,13 @@ export function route<E extends Endpoint>(
     let query: unknown = {};
     if (ep.query) {
       const r = ep.query.safeParse(c.req.query());
-      if (!r.success) throw badRequest("invalid_query", describe(r.error));
+      if (!r.success) throw badRequest("invalid_query", issuesText(r.error));
       query = r.data;
     }
     let body: unknown = undefined;
     if (ep.body) {
       const r = ep.body.safeParse(await readJson(c));
-      if (!r.success) throw badRequest("invalid_body", describe(r.error));
+      if (!r.success) throw badRequest("invalid_body", issuesText(r.error));
       body = r.data;
     }
     const out = await handler({
@@ -77,7 +70,7 @@ export function route<E extends Endpoint>(
     if (config.CHECK_RESPONSES ?? config.APP_ENV !== "production") {
       const r = ep.response.safeParse(out);
       if (!r.success) {
-        throw new Error(`response of ${ep.path} breaks the contract: ${describe(r.error)}`);
+        throw new Error(`response of ${ep.path} breaks the contract: ${issuesText(r.error)}`);
       }
     }
     // Kept texts of unchanged lists are spliced in (json.ts); the same text as c.json's. Its

@@ -3,7 +3,7 @@ import * as z from "zod/mini";
 import { CONTENT_PATH, documents, PREVIEW_PATH } from "../../client/shared/contract/documents.ts";
 import { ArchiveParam } from "../../client/shared/contract/requests.ts";
 import type { AppEnv } from "../env.ts";
-import { badRequest, HttpError } from "../errors.ts";
+import { badRequest, HttpError, issuesText } from "../errors.ts";
 import { requireBearer } from "../middleware/auth.ts";
 import { removeDocument } from "../domain/document_delete.ts";
 import {
@@ -85,7 +85,7 @@ export function documentRoutes(): Hono<AppEnv> {
   });
   const fileQuery = (c: Context<AppEnv>) => {
     const q = FileQuery.safeParse(c.req.query());
-    if (!q.success) throw badRequest("invalid_query", q.error.issues.map(describeIssue).join("; "));
+    if (!q.success) throw badRequest("invalid_query", issuesText(q.error));
     return q.data;
   };
 
@@ -111,10 +111,6 @@ export function documentRoutes(): Hono<AppEnv> {
     return serveBlob(c, d, pv.ref, pv.mimeType, pv.own ? d.name : `preview-${d.name}`, true);
   });
   return app;
-}
-
-function describeIssue(i: z.core.$ZodIssue): string {
-  return `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`;
 }
 
 /**

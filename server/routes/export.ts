@@ -1,14 +1,13 @@
 import { Hono } from "hono";
 import { EXPORT_PATH, exports } from "../../client/shared/contract/export.ts";
 import type { AppEnv } from "../env.ts";
-import { badRequest } from "../errors.ts";
 import { requireBearer } from "../middleware/auth.ts";
 import { requireFinance } from "../domain/finance.ts";
 import { labelIn } from "../org/labels.ts";
 import { pickLocale } from "../i18n.ts";
 import type { OrgAccount } from "../store/org.ts";
 import { exportAccounting } from "../export/run.ts";
-import { route } from "./define.ts";
+import { readJson, route } from "./define.ts";
 
 /**
  * The accounting export (docs/export.md): the file by hand (it streams, it is not JSON) and
@@ -21,12 +20,7 @@ export function exportRoutes(): Hono<AppEnv> {
     const { user } = await requireBearer(c);
     const { deps } = c.var;
     const scope = await requireFinance(deps, user);
-    let body: unknown;
-    try {
-      body = JSON.parse(await c.req.text() || "{}");
-    } catch {
-      throw badRequest("malformed_json", "The request body is not valid JSON");
-    }
+    const body = await readJson(c);
     const locale = pickLocale(c.req.header("accept-language"), user.locale);
     const name = `${user.fname} ${user.lname}`.trim() || user.email;
     const file = await exportAccounting(deps, { oid: user.oid, name, locale, scope }, body);

@@ -7,7 +7,7 @@ import {
   UploadFields,
 } from "../../client/shared/contract/documents.ts";
 import type { AppEnv } from "../env.ts";
-import { badRequest, HttpError } from "../errors.ts";
+import { badRequest, HttpError, issuesText } from "../errors.ts";
 import { translate } from "../i18n.ts";
 import { requireBearer } from "../middleware/auth.ts";
 import { formFingerprint, inProgress, keyHeld, keyOf, once } from "../middleware/idempotency.ts";
@@ -144,11 +144,7 @@ export function uploadRoute(app: Hono<AppEnv>): void {
 function targetOf(fields: Record<string, string>): AttachTarget {
   const parsed = UploadFields.safeParse(fields);
   if (!parsed.success) {
-    throw badRequest(
-      "invalid_body",
-      parsed.error.issues.map((i) => `${i.path.length ? `${i.path.join(".")}: ` : ""}${i.message}`)
-        .join("; "),
-    );
+    throw badRequest("invalid_body", issuesText(parsed.error));
   }
   const f = parsed.data;
   return {

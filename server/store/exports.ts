@@ -13,6 +13,8 @@
  * pointers only when it finished, and a pointer counts only while its export's record says
  * "done" (source.ts), so an export broken off — even during its finish — marks nothing.
  */
+import { writeInBatches } from "./kv.ts";
+
 export interface ExportRecord {
   v: 1;
   id: string;
@@ -72,11 +74,9 @@ export class ExportRepo {
 
   /** Records transactions (by authorization id) as carried by a running export. */
   async addItems(id: string, items: { auth: string; stamp: string }[]): Promise<void> {
-    for (let i = 0; i < items.length; i += WRITES) {
-      const op = this.kv.atomic();
-      for (const it of items.slice(i, i + WRITES)) op.set(["export_item", id, it.auth], it.stamp);
-      await op.commit();
-    }
+    await writeInBatches(this.kv, items, (op, it) => {
+      op.set(["export_item", id, it.auth], it.stamp);
+    }, WRITES);
   }
 
   /**
@@ -132,17 +132,9 @@ export class ExportRepo {
 
   /** An export broken off (the download stopped, an error): its items go, its record says so. */
   async abandon(id: string, at: number): Promise<void> {
-    let op = this.kv.atomic();
-    let inOp = 0;
-    for await (const e of this.kv.list({ prefix: ["export_item", id] })) {
+    await writeInBatches(this.kv, this.kv.list({ prefix: ["export_item", id] }), (op, e) => {
       op.delete(e.key);
-      if (++inOp === WRITES) {
-        await op.commit();
-        op = this.kv.atomic();
-        inOp = 0;
-      }
-    }
-    await op.commit();
+    }, WRITES);
     await this.#close(id, { state: "broken", count: 0, finishedAt: at });
   }
 

@@ -67,6 +67,32 @@ async function retryLocked<T>(f: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * Writes one mutation per item (`add` returns false to skip one) in atomic operations of `per`
+ * (Deno KV takes at most 1000 mutations in one): for sweeps and indexes over many records,
+ * where each write stands alone. Answers how many items were written.
+ */
+export async function writeInBatches<T>(
+  kv: Deno.Kv,
+  items: AsyncIterable<T> | Iterable<T>,
+  add: (op: Deno.AtomicOperation, item: T) => boolean | void,
+  per = 500,
+): Promise<number> {
+  let op = kv.atomic();
+  let n = 0, inOp = 0;
+  for await (const item of items) {
+    if (add(op, item) === false) continue;
+    n++;
+    if (++inOp === per) {
+      await op.commit();
+      op = kv.atomic();
+      inOp = 0;
+    }
+  }
+  if (inOp) await op.commit();
+  return n;
+}
+
 /** Reads every value under a prefix (lookups, a user's devices or requests). */
 export async function listValues<T>(kv: Deno.Kv, prefix: Deno.KvKey): Promise<T[]> {
   const out: T[] = [];

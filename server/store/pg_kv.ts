@@ -10,6 +10,7 @@
  * watcher re-reads its keys when one of them is named. The domain code runs unchanged on
  * either store.
  */
+import { fnv1a } from "./fnv.ts";
 import postgres from "postgres";
 import { encodeKey, hex } from "./pg_keys.ts";
 import { migrate, TABLE } from "./pg_schema.ts";
@@ -94,12 +95,8 @@ export async function openPgKv(url: string, opts: PgKvOptions = {}): Promise<Den
   return new PgStore(new PgKv(sql, schema, opts)) as unknown as Deno.Kv;
 }
 
-/** 32-bit FNV-1a of a key's bytes, as 8 hex digits: how a commit names a key to watchers. */
-function keyTag(k: Uint8Array): string {
-  let h = 0x811c9dc5;
-  for (const b of k) h = Math.imul(h ^ b, 0x01000193) >>> 0;
-  return h.toString(16).padStart(8, "0");
-}
+/** How a commit names a key to watchers: the FNV-1a of its bytes. */
+const keyTag = fnv1a;
 /** NOTIFY payloads stay under PostgreSQL's 8,000 bytes; more keys say "*" (re-read all). */
 const MAX_NOTE = 7_900;
 

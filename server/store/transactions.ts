@@ -1,6 +1,7 @@
 import { noteChange, userChannel } from "./changes.ts";
 import type { DeclarationState } from "../../client/shared/transaction_rules.ts";
 import { ListCache } from "./list_cache.ts";
+import { writeInBatches } from "./kv.ts";
 
 /**
  * A card transaction as the app keeps it (spec §3 Transaction): what the issuer
@@ -232,21 +233,13 @@ export class TransactionRepo {
   async backfillBooked(): Promise<number> {
     const done = ["transaction_booked_ready"];
     if ((await this.kv.get(done)).value) return 0;
-    let op = this.kv.atomic();
-    let n = 0, inOp = 0;
-    for await (const e of this.kv.list<TransactionRecord>({ prefix: ["transaction"] })) {
-      const t = e.value;
+    const all = this.kv.list<TransactionRecord>({ prefix: ["transaction"] });
+    const n = await writeInBatches(this.kv, all, (op, { value: t }) => {
       const at = bookedAt(t);
-      if (at === null || t.movedToOid) continue;
+      if (at === null || t.movedToOid) return false;
       op.set([...BOOKED, at, t.oid], t.userOid);
-      n++;
-      if (++inOp === 500) {
-        await op.commit();
-        op = this.kv.atomic();
-        inOp = 0;
-      }
-    }
-    await op.set(done, true).commit();
+    });
+    await this.kv.set(done, true);
     return n;
   }
 
