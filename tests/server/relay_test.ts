@@ -491,15 +491,15 @@ Deno.test({
       /**
        * Peak RSS is noisy upwards only (a collection that came late, allocator pages kept): an
        * edge that streams can show a high peak once on a loaded machine, one that holds the
-       * body shows it every time. So a figure above the limit is measured once more and the
-       * lower one counts (both are printed).
+       * body shows it every time (the whole file, 10 MB and more). So a figure above the limit
+       * is measured again, up to three times in all, and the lowest counts (every one printed).
        */
       const limit = big.length / 2;
       const tries: string[] = [];
       const lowest = async (op: () => Promise<unknown>) => {
         let grew = await growth(op);
-        if (grew >= limit) {
-          tries.push(`${mb(grew)} measured first`);
+        for (let again = 0; grew >= limit && again < 2; again++) {
+          tries.push(`${mb(grew)} measured`);
           grew = Math.min(grew, await growth(op));
         }
         return grew;
