@@ -1,15 +1,12 @@
-import { signal } from "@preact/signals-react";
+import { loadMainChunk, mainChunk, provideMainChunk } from "../state/main_chunk.ts";
 
 /**
- * The main screen's chunk (client/app/MainArea.tsx): everything shown after unlock, and the
- * unlocked halves of push and passkeys. Fetched from the PIN pad on, while the PIN is typed
- * (client/main.tsx), never for the activation screen.
+ * The split point of the bundle: the main screen's chunk is client/app/MainArea.tsx, loaded by
+ * this import(). The shape the first load may use of it is client/state/main_chunk.ts's
+ * MainChunk; passing the import() here is where TypeScript checks that MainArea.tsx has it.
  */
-export type MainChunk = typeof import("./MainArea.tsx");
+provideMainChunk(() => import("./MainArea.tsx"));
 
-/** The chunk once it is in, else null: what needs it renders once it is there. */
-export const mainChunk = signal<MainChunk | null>(null);
-
+export { mainChunk };
 /** Fetches the chunk (once: import() keeps it). */
-export const loadMainArea = (): Promise<MainChunk> =>
-  import("./MainArea.tsx").then((m) => (mainChunk.value = m));
+export const loadMainArea = loadMainChunk;

@@ -6,14 +6,15 @@ import { isPushPageMessage, PUSH_MESSAGE } from "../sw/push.ts";
 import { inAppPush, pendingLink, showInAppPush } from "../state/push.ts";
 import { appConfig, phase } from "../state/session.ts";
 import { logout } from "../actions/session.ts";
+import { loadMainChunk } from "../state/main_chunk.ts";
 
 // spec §2 "Push message and error banners", and the page's side of web push (spec §1 push
 // notifications). Mounted with the error banners, so it is part of the first load: it keeps to
 // signals and message plumbing. The banner's view, opening items and refreshing the registration
 // come with the main screen's chunk (client/app/push_main.ts), fetched while the PIN is typed.
 
-/** The main screen's chunk (the same import() as App's): push's unlocked half is in it. */
-const mainChunk = () => import("../app/MainArea.tsx").then((m) => m.push);
+/** The main screen's chunk (client/state/main_chunk.ts): push's unlocked half is in it. */
+const mainChunk = () => loadMainChunk().then((m) => m.push);
 
 /**
  * A deep link the app was started with (a notification opened a new window) becomes the

@@ -2,6 +2,7 @@ import { lazy, Suspense } from "react";
 import { useSignals } from "@preact/signals-react/runtime";
 import { phase } from "../../state/session.ts";
 import { optionsFromHome } from "../../state/ui.ts";
+import { loadMainChunk } from "../../state/main_chunk.ts";
 
 /**
  * The switches and their actions come with the main screen's chunk (client/app/push_main.ts,
@@ -9,7 +10,7 @@ import { optionsFromHome } from "../../state/ui.ts";
  * (before unlock the closed panel does not fetch it: the activation screen does without).
  */
 const Switches = lazy(() =>
-  import("../../app/MainArea.tsx").then((m) => ({ default: m.passkey.AfterUnlockSwitches }))
+  loadMainChunk().then((m) => ({ default: m.passkey.AfterUnlockSwitches }))
 );
 
 /**

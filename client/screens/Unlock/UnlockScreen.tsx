@@ -1,6 +1,6 @@
 import { useSignals } from "@preact/signals-react/runtime";
 import { unlock } from "../../actions/session.ts";
-import { mainChunk } from "../../app/main_chunk.ts";
+import { mainChunk } from "../../state/main_chunk.ts";
 import { t } from "../../i18n/index.ts";
 import { pinLength } from "../../state/session.ts";
 import { PadScreen } from "../PadScreen.tsx";
