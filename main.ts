@@ -1,10 +1,10 @@
-import { createApp } from "./server/app.ts";
+import { createApp } from "./server/app/app.ts";
 import { onDenoDeploy, parseConfig } from "./server/config.ts";
-import { makeDeps, seedIfEmpty, startDelivery } from "./server/boot.ts";
+import { makeDeps, seedIfEmpty, startDelivery } from "./server/app/boot.ts";
 import { createLogger } from "./server/log.ts";
-import { describeMessaging } from "./server/messages/setup.ts";
+import { describeMessaging } from "./server/app/messages_setup.ts";
 import { serveGuarded } from "./server/net/guard.ts";
-import { onSignals } from "./server/shutdown.ts";
+import { onSignals } from "./server/app/shutdown.ts";
 
 // main.ts only wires config → store → serve (engineering.md §2); logs are JSON lines
 // (server/log.ts).

@@ -5,7 +5,7 @@ import {
   type CoseAlgorithmName,
   DEFAULT_PASSKEY_ALGORITHMS,
 } from "../client/shared/webauthn_limits.ts";
-import { KNOWN_PUSH_HOSTS, pushHostIssue, pushHostList } from "./push/subscription.ts";
+import { KNOWN_PUSH_HOSTS, pushHostIssue, pushHostList } from "./push_subscription.ts";
 
 const bool = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
@@ -99,7 +99,7 @@ export const ConfigSchema = z.object({
   DEMO_ORG: bool.optional(),
   /**
    * With the demo organisation (not ORG_FILE): seed employee@'s history on first start
-   * (server/org/demo_history.ts). false starts the demo empty.
+   * (server/app/demo_history.ts). false starts the demo empty.
    */
   DEMO_HISTORY: bool.default(true),
   ORG_FILE: z.string().optional(),
@@ -178,7 +178,7 @@ export const ConfigSchema = z.object({
    * Push endpoints accepted (docs/messages.md, web push), comma-separated: push services' host
    * names (`*.` for a service's subdomains; https on port 443 only) or exact origins (a local
    * test receiver, `http://127.0.0.1:8125`; https only in production). Default: the known
-   * push services (server/push/subscription.ts KNOWN_PUSH_HOSTS).
+   * push services (server/push_subscription.ts KNOWN_PUSH_HOSTS).
    */
   PUSH_HOSTS: z.string().default(KNOWN_PUSH_HOSTS.join(",")).transform(pushHostList),
   // Relay mode (docs/relay.md): server/relay/.
@@ -205,7 +205,7 @@ export const ConfigSchema = z.object({
    * (HMAC-SHA256 over timestamp and body). On the edge it opens POST /edge/push.
    */
   PUSH_RELAY_SECRET: z.string().min(32).optional(),
-  // Operating it (docs/deploying.md): server/log.ts, server/shutdown.ts.
+  // Operating it (docs/deploying.md): server/log.ts, server/app/shutdown.ts.
   /** JSON log lines at this level and above on stdout (requests at info, 5xx at error). */
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   /** On SIGTERM/SIGINT, answers in flight get this long before the process exits anyway. */

@@ -1,7 +1,7 @@
-import { createApp } from "../server/app.ts";
+import { createApp } from "../server/app/app.ts";
 import { parseConfig } from "../server/config.ts";
-import { makeDeps, seedIfEmpty, startDelivery } from "../server/boot.ts";
-import type { Deps } from "../server/env.ts";
+import { makeDeps, seedIfEmpty, startDelivery } from "../server/app/boot.ts";
+import type { Deps } from "../server/domain/env.ts";
 import { newIssuerKeyText } from "../server/issuer/mod.ts";
 
 export const DEMO = {

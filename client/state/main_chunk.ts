@@ -36,6 +36,6 @@ export function provideMainChunk(load: () => Promise<MainChunk>): void {
 
 /** Fetches the chunk (once: import() keeps it). */
 export const loadMainChunk = (): Promise<MainChunk> =>
-  loader
-    ? loader().then((m) => (mainChunk.value = m))
-    : Promise.reject(new Error("the main chunk's loader is not provided (client/app/main_chunk.ts)"));
+  loader ? loader().then((m) => (mainChunk.value = m)) : Promise.reject(
+    new Error("the main chunk's loader is not provided (client/app/main_chunk.ts)"),
+  );

@@ -1,10 +1,10 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { notFound } from "../errors.ts";
 import { deleteDocument } from "../domain/document_delete.ts";
 import { docError } from "../domain/documents.ts";
 import { pickLocale, translate } from "../i18n.ts";
-import { redeemToken } from "./tokens.ts";
+import { redeemToken } from "../domain/document_tokens.ts";
 
 /**
  * The document service (spec §7 remote document delete): advanced-security

@@ -1,6 +1,6 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import type { User } from "../store/users.ts";
-import { newVerificationCode, sha256 } from "./secrets.ts";
+import { newVerificationCode, sha256 } from "../secrets.ts";
 import { translate } from "../i18n.ts";
 
 /** A user who may still come in: null for none and for one who left (leavers.ts). */

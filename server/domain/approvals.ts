@@ -4,7 +4,7 @@ import type { Comment } from "../../client/shared/contract/requests.ts";
 import type { EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { splitAmount } from "../../client/shared/money.ts";
 import { conflict, forbidden, notFound, unprocessable } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { OrgAccount, OrgType } from "../store/org.ts";

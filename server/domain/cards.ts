@@ -4,7 +4,7 @@ import { fromMinor, toMinor } from "../../client/shared/currency_units.ts";
 import { isoDay } from "../../client/shared/dates.ts";
 import { sealForKey } from "../../client/shared/reveal_cipher.ts";
 import { forbidden, HttpError, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { codesIn } from "../org/labels.ts";
 import { isIssuerError, type IssuedCard } from "../issuer/mod.ts";

@@ -1,10 +1,10 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { tooMany } from "../errors.ts";
 import type { VerificationCodeRecord } from "../store/codes.ts";
 import type { User } from "../store/users.ts";
 import { present, sendActivation } from "./activation.ts";
 import { mailBoundCode } from "./lost_activation.ts";
-import { sha256 } from "./secrets.ts";
+import { sha256 } from "../secrets.ts";
 
 /**
  * The activation-code check (spec §7 pwacheckvalidation), hardened against brute force.

@@ -1,7 +1,7 @@
 import type { Comment } from "../../client/shared/contract/requests.ts";
 import { commitOnce } from "../store/idempotency.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { CommentRecord } from "../store/comments.ts";
 import type { User } from "../store/users.ts";

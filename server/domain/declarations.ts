@@ -6,7 +6,7 @@ import type {
 import type { Transaction } from "../../client/shared/contract/transactions.ts";
 import { fromMinor } from "../../client/shared/currency_units.ts";
 import { conflict, forbidden, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { Team } from "../store/org.ts";
 import type { TransactionRecord } from "../store/transactions.ts";

@@ -1,7 +1,7 @@
 import { HttpError } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
-import { issueToken } from "../docservice/tokens.ts";
+import { issueToken } from "./document_tokens.ts";
 import type { User } from "../store/users.ts";
 import {
   backoff,

@@ -10,7 +10,7 @@ import {
 import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
 import { TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { HttpError, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { BlobStore } from "../store/blobs.ts";
 import type { DocumentRecord } from "../store/documents.ts";

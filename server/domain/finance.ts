@@ -1,5 +1,5 @@
 import { forbidden } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import type { Team } from "../store/org.ts";
 import type { User } from "../store/users.ts";
 import { hasLeft } from "./leavers.ts";

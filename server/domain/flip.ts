@@ -4,7 +4,7 @@ import { fromMinor } from "../../client/shared/currency_units.ts";
 import { MAX_PURPOSE } from "../../client/shared/request_rules.ts";
 import { canFlip, checkFlipPurpose, TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { conflict, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { TransactionRecord } from "../store/transactions.ts";

@@ -1,4 +1,4 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { leaseTtl, runLeased } from "../store/lease.ts";
 import { ingest } from "./transaction_ingest.ts";
 

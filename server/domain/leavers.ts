@@ -1,4 +1,4 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { pickLocale } from "../i18n.ts";
 import { backoffMs } from "../messages/policy.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";

@@ -1,9 +1,9 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { HttpError, tooMany } from "../errors.ts";
 import type { SecretQuestion } from "../store/org.ts";
 import type { User } from "../store/users.ts";
 import { present, sendActivation } from "./activation.ts";
-import { hashSecret, normaliseAnswer, type SaltedHash, sha256, verifySecret } from "./secrets.ts";
+import { hashSecret, normaliseAnswer, type SaltedHash, sha256, verifySecret } from "../secrets.ts";
 
 /**
  * Lost activation (spec §2, §7 pwaactivationemail and pwasecretanswer), answering known and

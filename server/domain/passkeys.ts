@@ -22,11 +22,11 @@ import type {
   RegistrationResponse,
   RequestOptions,
 } from "../../client/shared/contract/passkey.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { badRequest, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Device } from "../store/devices.ts";
 import { countedAttempt } from "./pin_check.ts";
-import { base64url } from "./secrets.ts";
+import { base64url } from "../secrets.ts";
 import { COSE_ALGORITHMS, type CoseAlgorithmName } from "../../client/shared/webauthn_limits.ts";
 
 /** How long a challenge is honoured: the browser's own timeout plus a margin. */

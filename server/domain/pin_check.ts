@@ -1,7 +1,7 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { forbidden, HttpError } from "../errors.ts";
 import { type Device, EARLIER_TOKEN_MS, keptTokens } from "../store/devices.ts";
-import { newToken, sha256, verifySecret } from "./secrets.ts";
+import { newToken, sha256, verifySecret } from "../secrets.ts";
 
 /** spec §9: five failed PIN attempts unregister the device. */
 export const MAX_PIN_FAILURES = 5;

@@ -1,7 +1,7 @@
 import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
 import type { Violation } from "../../client/shared/request_rules.ts";
 import { forbidden, type HttpError, unprocessable } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import type { translate } from "../i18n.ts";
 import type { OrgCode, OrgCostCenter, OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";

@@ -8,7 +8,7 @@ import {
 } from "../../client/shared/request_rules.ts";
 import { formatMoney } from "../../client/shared/intl.ts";
 import { conflict, forbidden } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import { IdsExhausted } from "../store/ids.ts";
 import type { OrgAccount, OrgCurrency } from "../store/org.ts";

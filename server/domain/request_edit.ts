@@ -1,6 +1,6 @@
 import type { CreateBody, EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { checkEdit } from "../../client/shared/request_rules.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { RequestRecord } from "../store/requests.ts";

@@ -5,7 +5,7 @@ import type {
 } from "../../client/shared/contract/requests.ts";
 import { splitAmount } from "../../client/shared/money.ts";
 import { notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import type { OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { PollLevelRecord } from "../store/approvals.ts";

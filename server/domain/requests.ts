@@ -1,6 +1,6 @@
 import type { EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { conflict, forbidden, HttpError, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { CommentRecord } from "../store/comments.ts";

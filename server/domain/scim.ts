@@ -5,13 +5,13 @@
  * their activation mail once. Free of HTTP: server/routes/scim.ts translates.
  */
 import * as z from "zod";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { ARCHIVED, type Team } from "../store/org.ts";
 import { bumpOrg } from "../store/org_version.ts";
 import type { User } from "../store/users.ts";
 import { sendActivation } from "./activation.ts";
 import { hasLeft, leaveUser } from "./leavers.ts";
-import { hashSecret } from "./secrets.ts";
+import { hashSecret } from "../secrets.ts";
 
 export const SCHEMA = {
   user: "urn:ietf:params:scim:schemas:core:2.0:User",

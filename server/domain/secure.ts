@@ -8,11 +8,11 @@ import {
 } from "../../client/shared/secure_rules.ts";
 import { sealForKey } from "../../client/shared/reveal_cipher.ts";
 import { forbidden, HttpError, unprocessable } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { SecureRecord } from "../store/secure.ts";
 import type { User } from "../store/users.ts";
-import { base64url, sha256, timingSafeEqual } from "./secrets.ts";
+import { base64url, sha256, timingSafeEqual } from "../secrets.ts";
 
 // 3-D Secure settings (spec §2 Secure side panel, §3, §4 Secure panel flow, §5, §9): a password
 // the card holder answers when a merchant asks for a challenge, and the phone that receives

@@ -1,6 +1,6 @@
 import { TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { conflict } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import type { Authorization } from "../issuer/mod.ts";
 import { type TransactionRecord, unaccounted } from "../store/transactions.ts";
 import { vatCodes } from "./vat.ts";

@@ -15,7 +15,7 @@ import {
   TX_STATUS,
 } from "../../client/shared/transaction_rules.ts";
 import { notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import type { DeclarationRecord, TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 import type { OrgMeta } from "../store/org.ts";

@@ -5,7 +5,7 @@ import {
 } from "../../client/shared/contract/documents.ts";
 import { commitOnce } from "../store/idempotency.ts";
 import { badRequest, HttpError } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import type { BlobStore, PendingBlob } from "../store/blobs.ts";
 import type { DocumentRecord } from "../store/documents.ts";

@@ -2,7 +2,7 @@ import type { ComboItem, ReviewLine, VatCode } from "../../client/shared/contrac
 import type { Transaction } from "../../client/shared/contract/transactions.ts";
 import { type DoTax, flagOfDoTax, MAX_VAT_LINES } from "../../client/shared/vat.ts";
 import { badRequest, conflict, HttpError, notFound } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { translate } from "../i18n.ts";
 import { labelIn, labelMap, type OrgLabel } from "../org/labels.ts";
 import { noVatLines, type TransactionRecord } from "../store/transactions.ts";

@@ -10,7 +10,7 @@ import { makeZip } from "client-zip";
 import * as z from "zod";
 import { isIsoDay } from "../../client/shared/dates.ts";
 import { badRequest, forbidden, issuesText } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { translate } from "../i18n.ts";
 import { convert, termsFor } from "../issuer/fx.ts";
 import type { FinanceScope } from "../domain/finance.ts";

@@ -6,7 +6,7 @@
  * (booked then, not moved by a flip): a transaction is read once, however the index was kept.
  */
 import { isoDay } from "../../client/shared/dates.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { labelIn, type OrgLabel } from "../org/labels.ts";
 import type { DocumentRecord } from "../store/documents.ts";
 import type { OrgAccount } from "../store/org.ts";

@@ -1,9 +1,9 @@
 import type { Context } from "hono";
 import { DEVICE_ID_HEADER, DeviceId } from "../../client/shared/contract/endpoint.ts";
 import { badRequest, unauthorized } from "../errors.ts";
-import { sha256 } from "../domain/secrets.ts";
+import { sha256 } from "../secrets.ts";
 import { tokenIdle, touchToken } from "../domain/pin_check.ts";
-import type { AppEnv, AuthContext } from "../env.ts";
+import type { AppEnv, AuthContext } from "../domain/env.ts";
 
 /** The auth scheme is case-insensitive (RFC 9110 §11.1). */
 const BEARER = /^Bearer ([A-Za-z0-9_-]{22,128})$/i;

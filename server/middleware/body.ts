@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 
 /** JSON bodies larger than this are refused with 413 before they are read. */
 export const MAX_JSON_BODY = 64 * 1024;

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { contract, type Endpoint } from "../../client/shared/contract/mod.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { unauthorized } from "../errors.ts";
 import { authenticate } from "./auth.ts";
 

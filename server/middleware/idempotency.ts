@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { cards } from "../../client/shared/contract/cards.ts";
 import { readLimited } from "./body.ts";
 import { type HeldKey, type IdemRecord, markCommitted, underKey } from "../store/idempotency.ts";

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env.ts";
-import { timingSafeEqual } from "../domain/secrets.ts";
+import type { AppEnv } from "../domain/env.ts";
+import { timingSafeEqual } from "../secrets.ts";
 import { forbidden } from "../errors.ts";
 
 /** The peer address Deno.serve hands to app.fetch; null in-process (app.request). */

@@ -1,6 +1,6 @@
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "../log.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 
 /** An incoming X-Request-Id is kept only when it looks like an id (no injection into logs). */
 export const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;

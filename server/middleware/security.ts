@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { SUPPORT_PREFIX } from "../support/pages.ts";
 
 /** The receipt reader's files (client/build/ocr.ts: `/assets/ocr-<hash>/`). */

@@ -12,13 +12,13 @@
 import { Hono } from "hono";
 import * as z from "zod";
 import type { Config } from "../config.ts";
-import type { AppEnv, Deps } from "../env.ts";
+import type { AppEnv, Deps } from "../domain/env.ts";
 import { sha256 } from "../issuer/encoding.ts";
 import { bufferedBody } from "../middleware/body.ts";
 import { vapidKeys } from "./keys.ts";
 import { type EdgePushRequest, verifyRelay } from "./relay.ts";
 import { sendPush } from "./send.ts";
-import { parsePushSubscription } from "./subscription.ts";
+import { parsePushSubscription } from "../push_subscription.ts";
 
 /** A relay request's body is read up to this, and refused (413) beyond. */
 export const EDGE_PUSH_MAX_BODY = 16 * 1024;

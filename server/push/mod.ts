@@ -1,4 +1,4 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import type { DomainEvent } from "../domain/events.ts";
 import { vapidKeys } from "./keys.ts";
 import { type Notice, noticesFor } from "./notify.ts";
@@ -36,7 +36,7 @@ export function pushService(deps: Deps): PushService | undefined {
 }
 
 /**
- * Web push (spec §1 push notifications), started beside the message worker (server/boot.ts
+ * Web push (spec §1 push notifications), started beside the message worker (server/app/boot.ts
  * startDelivery): domain events become push jobs for the recipients' subscribed devices, queued in
  * KV (outbox.ts) and sent by the worker; receipts becoming overdue are checked periodically. Does
  * nothing but poll when push is off (production without VAPID keys). In relay mode (PUSH_RELAY_URL

@@ -11,7 +11,7 @@ import {
 import type { TranslationKey } from "../../client/shared/i18n/locales/en.ts";
 import type { DomainEvent } from "../domain/events.ts";
 import { approvalFlags } from "../domain/approval_rules.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import type { Team } from "../store/org.ts";
 import type { TransactionRecord } from "../store/transactions.ts";

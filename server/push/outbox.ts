@@ -2,7 +2,7 @@ import { backoffMs, Semaphore } from "../messages/policy.ts";
 import type { Store } from "../store/mod.ts";
 import type { PushSender } from "./relay.ts";
 import type { PushOutcome, Urgency } from "./send.ts";
-import type { PushSubscriptionJson } from "./subscription.ts";
+import type { PushSubscriptionJson } from "../push_subscription.ts";
 
 /**
  * One notification to one device, waiting in KV until it is delivered or given up:

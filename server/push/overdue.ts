@@ -1,6 +1,6 @@
 import { needsReceipt, receiptDueAt } from "../../client/shared/transaction_rules.ts";
 import { overdueDays } from "../domain/transactions.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { overdueNotice } from "./notify.ts";
 import { addJobs } from "./outbox.ts";
 

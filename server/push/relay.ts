@@ -14,7 +14,7 @@
  */
 import { base64url } from "../issuer/encoding.ts";
 import type { PushOutcome, SendOptions } from "./send.ts";
-import type { PushSubscriptionJson } from "./subscription.ts";
+import type { PushSubscriptionJson } from "../push_subscription.ts";
 
 export const TIMESTAMP_HEADER = "x-qcard-push-timestamp";
 export const NONCE_HEADER = "x-qcard-push-nonce";

@@ -1,6 +1,6 @@
 import webpush from "web-push";
 import type { Vapid } from "./keys.ts";
-import { endpointIssue, type PushSubscriptionJson } from "./subscription.ts";
+import { endpointIssue, type PushSubscriptionJson } from "../push_subscription.ts";
 
 export type Urgency = "very-low" | "low" | "normal" | "high";
 

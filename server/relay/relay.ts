@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "../env.ts";
+import type { AppEnv, Deps } from "../domain/env.ts";
 import { session } from "../../client/shared/contract/session.ts";
 import { requests } from "../../client/shared/contract/requests.ts";
 import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";

@@ -2,7 +2,7 @@ import { formatDay, formatMoney } from "../../client/shared/intl.ts";
 import { fromMinor } from "../../client/shared/currency_units.ts";
 import { pushLink, pushTag } from "../../client/shared/push_links.ts";
 import { needsReceipt } from "../../client/shared/transaction_rules.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { addJobs } from "../push/outbox.ts";
 import { claimPeriod, leaseTtl, runLeased } from "../store/lease.ts";

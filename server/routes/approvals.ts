@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { approvals, OVERVIEW_TEAMS_OLD_PATH } from "../../client/shared/contract/approvals.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import {
   addApprovalComment,
   approvalComments,

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { cards } from "../../client/shared/contract/cards.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { cardView, generateCard, obfuscatedView, revealCard, setFrozen } from "../domain/cards.ts";
 import {
   readSecure,

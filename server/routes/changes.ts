@@ -7,7 +7,7 @@ import {
   changes as contract,
 } from "../../client/shared/contract/changes.ts";
 import { reachableTeams } from "../domain/approval_rules.ts";
-import type { AppEnv, Deps } from "../env.ts";
+import type { AppEnv, Deps } from "../domain/env.ts";
 import { badRequest } from "../errors.ts";
 import { requireBearer } from "../middleware/auth.ts";
 import {

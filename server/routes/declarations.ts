@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { declarations } from "../../client/shared/contract/declarations.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import {
   decideDeclaration,
   declarationReviews,

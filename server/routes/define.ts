@@ -2,7 +2,7 @@ import type { Context, Hono } from "hono";
 import type { BodyOf, Endpoint, QueryOf, ResponseOf } from "../../client/shared/contract/mod.ts";
 import { badRequest, issuesText, unauthorized } from "../errors.ts";
 import { authenticate, requireBearer, requireDeviceId } from "../middleware/auth.ts";
-import type { AppEnv, AuthContext } from "../env.ts";
+import type { AppEnv, AuthContext } from "../domain/env.ts";
 import { answerJson } from "../json.ts";
 
 export interface Call<E> {

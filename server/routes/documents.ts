@@ -2,7 +2,7 @@ import { type Context, Hono } from "hono";
 import * as z from "zod/mini";
 import { CONTENT_PATH, documents, PREVIEW_PATH } from "../../client/shared/contract/documents.ts";
 import { ArchiveParam } from "../../client/shared/contract/requests.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { badRequest, HttpError, issuesText } from "../errors.ts";
 import { requireBearer } from "../middleware/auth.ts";
 import { removeDocument } from "../domain/document_delete.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { EXPORT_PATH, exports } from "../../client/shared/contract/export.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { requireBearer } from "../middleware/auth.ts";
 import { requireFinance } from "../domain/finance.ts";
 import { labelIn } from "../org/labels.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv, Deps } from "../env.ts";
+import type { AppEnv, Deps } from "../domain/env.ts";
 import { createLogger, errorText } from "../log.ts";
 import { StoreUnavailableError } from "../store/unavailable.ts";
 

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import type * as z from "zod/mini";
 import { session, Settings as SettingsSchema } from "../../client/shared/contract/session.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { withCardAmounts } from "../domain/cards.ts";
 import { financeScope } from "../domain/finance.ts";
 import { listRows } from "../domain/request_views.ts";

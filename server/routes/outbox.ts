@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import type { OutboxView, StoredMail } from "../mail/outbox.ts";
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);

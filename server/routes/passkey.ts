@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { passkey } from "../../client/shared/contract/passkey.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import {
   passkeyUnlock,
   register,

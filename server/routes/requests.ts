@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { requests } from "../../client/shared/contract/requests.ts";
-import type { AppEnv, AuthContext } from "../env.ts";
+import type { AppEnv, AuthContext } from "../domain/env.ts";
 import { forbidden, notFound } from "../errors.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { labelIn, labelMap } from "../org/labels.ts";

@@ -4,8 +4,8 @@
  * the server is not a relay (app.ts); the work is server/domain/scim.ts's.
  */
 import { type Context, Hono } from "hono";
-import type { AppEnv } from "../env.ts";
-import { sha256 } from "../domain/secrets.ts";
+import type { AppEnv } from "../domain/env.ts";
+import { sha256 } from "../secrets.ts";
 import {
   createGroup,
   createUser,

@@ -3,9 +3,9 @@ import { posix } from "node:path";
 import { promisify } from "node:util";
 import { brotliCompress, constants as zlib, gzip } from "node:zlib";
 import type { Config } from "../config.ts";
-import { base64url } from "../domain/secrets.ts";
+import { base64url } from "../secrets.ts";
 import { chooseCoding } from "../middleware/compress.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 
 const TYPES: Record<string, string> = {
   html: "text/html; charset=utf-8",

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { transactions } from "../../client/shared/contract/transactions.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { addTransactionComment, listTransactionComments } from "../domain/comments.ts";
 import { flip } from "../domain/flip.ts";
 import { listDocuments } from "../domain/documents.ts";

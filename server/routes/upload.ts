@@ -6,7 +6,7 @@ import {
   UPLOAD_PATH,
   UploadFields,
 } from "../../client/shared/contract/documents.ts";
-import type { AppEnv } from "../env.ts";
+import type { AppEnv } from "../domain/env.ts";
 import { badRequest, HttpError, issuesText } from "../errors.ts";
 import { translate } from "../i18n.ts";
 import { requireBearer } from "../middleware/auth.ts";

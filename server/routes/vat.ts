@@ -1,6 +1,6 @@
 import { type Context, Hono } from "hono";
 import { vat } from "../../client/shared/contract/vat.ts";
-import type { AppEnv, AuthContext } from "../env.ts";
+import type { AppEnv, AuthContext } from "../domain/env.ts";
 import { pickLocale } from "../i18n.ts";
 import { accountingCodes, receiptTypes, review, setDoTax, vatCodes } from "../domain/vat.ts";
 import { route } from "./define.ts";

@@ -1,4 +1,4 @@
-import type { SaltedHash } from "../domain/secrets.ts";
+import type { SaltedHash } from "../secrets.ts";
 import type { User } from "./users.ts";
 import { keepBounded } from "./bounded.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The organisation's version: every write of its teams, request types, accounts (the
- * import, server/org/import.ts) and of a user (UserRepo.put) bumps it in the same atomic
+ * import, server/org_sync/import.ts) and of a user (UserRepo.put) bumps it in the same atomic
  * operation. Its versionstamp says whether a kept snapshot is current.
  */
 export const ORG_VERSION: Deno.KvKey = ["org_version"];

@@ -1,4 +1,4 @@
-import type { PushSubscriptionJson } from "../push/subscription.ts";
+import type { PushSubscriptionJson } from "../push_subscription.ts";
 
 /** A device's push subscription (spec §3 Push registration), indexed under its user for fan-out. */
 export interface PushSubscriptionRecord {

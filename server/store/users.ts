@@ -1,4 +1,4 @@
-import type { SaltedHash } from "../domain/secrets.ts";
+import type { SaltedHash } from "../secrets.ts";
 import { listValues } from "./kv.ts";
 import { bumpOrg } from "./org_version.ts";
 

@@ -1,5 +1,5 @@
 import { fromMinor } from "../../client/shared/currency_units.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { statusOf } from "../domain/transaction_ingest.ts";
 
 /** The page's and the JSON API's view of the issuer: masked cards, recent transactions. */

@@ -1,12 +1,12 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
-import type { AppEnv, Deps } from "../env.ts";
+import type { AppEnv, Deps } from "../domain/env.ts";
 import { badRequest, HttpError } from "../errors.ts";
 import { IssuerError } from "../issuer/mod.ts";
-import { EventInput, parseInput, PurchaseInput, RefundInput } from "./input.ts";
+import { EventInput, parseInput, PurchaseInput, RefundInput } from "../domain/purchase_input.ts";
 import { overview } from "./overview.ts";
 import { ISSUER_CSS, page } from "./page.ts";
-import { capture, purchase, refund, reverse, type TestModeResult } from "./purchases.ts";
+import { capture, purchase, refund, reverse, type TestModeResult } from "../domain/purchases.ts";
 
 const isForm = (c: Context<AppEnv>) =>
   (c.req.header("content-type") ?? "").startsWith("application/x-www-form-urlencoded");

@@ -10,7 +10,7 @@
  *
  * `deno run -A tests/bench/export.ts [N]` runs it alone.
  */
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
+import { makeDeps, seedIfEmpty } from "../../server/app/boot.ts";
 import { parseConfig } from "../../server/config.ts";
 import { exportAccounting } from "../../server/export/run.ts";
 import type { DocumentRecord } from "../../server/store/documents.ts";

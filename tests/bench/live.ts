@@ -30,9 +30,9 @@
  * from DATABASE_URL or QCARD_TEST_PG_URL, else a throwaway cluster).
  */
 import puppeteer, { type Page } from "puppeteer-core";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
+import { makeDeps, seedIfEmpty } from "../../server/app/boot.ts";
 import { recordDecision } from "../../server/domain/requests.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 import { openKv } from "../../server/store/kv.ts";

@@ -2,9 +2,9 @@
  * Bench data: many expense requests for one user, written straight into the store (no
  * workflow, no events), as an organisation with a long history would have them.
  */
-import type { Deps } from "../../server/env.ts";
+import type { Deps } from "../../server/domain/env.ts";
 import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
+import { makeDeps, seedIfEmpty } from "../../server/app/boot.ts";
 import type { RequestRecord } from "../../server/store/requests.ts";
 import type { StatusCode } from "../../client/shared/contract/requests.ts";
 

@@ -10,7 +10,7 @@ import type { Page } from "puppeteer-core";
 import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
 import { opts, waitInTopPanel } from "./panels.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";
-import { seedDemoHistory } from "../../server/org/demo_history.ts";
+import { seedDemoHistory } from "../../server/app/demo_history.ts";
 
 const FINANCE = "approver@demo.example";
 const DAY = 86_400_000;

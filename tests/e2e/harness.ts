@@ -1,8 +1,8 @@
 import puppeteer, { type Browser, type ElementHandle, type Page } from "puppeteer-core";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import { parseConfig } from "../../server/config.ts";
-import { makeDeps, seedIfEmpty } from "../../server/boot.ts";
-import type { Deps } from "../../server/env.ts";
+import { makeDeps, seedIfEmpty } from "../../server/app/boot.ts";
+import type { Deps } from "../../server/domain/env.ts";
 
 export type Flavour = "preact" | "react";
 /** Both build flavours pass the same browser tests (issue: foundation). */

@@ -5,7 +5,7 @@
  */
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { build, type BuildReport } from "../../build.ts";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import { CHROME_ARGS, chromePath, type Flavour, serveLocal, testDeps } from "./harness.ts";
 
 /** Entry name of the test module in the build report's `extra`. */

@@ -15,7 +15,7 @@ import type { Page } from "puppeteer-core";
 import { createRequest } from "../../server/domain/request_create.ts";
 import { submitRequest } from "../../server/domain/requests.ts";
 import { noticesFor } from "../../server/push/notify.ts";
-import type { Deps } from "../../server/env.ts";
+import type { Deps } from "../../server/domain/env.ts";
 import { activate, click, dumpOnFailure, FLAVOURS, start, tapDigits, waitText } from "./harness.ts";
 import { closeAll, opts, settled, waitInTopPanel } from "./panels.ts";
 import { expectAccessible, expectNoSideScroll } from "./a11y.ts";

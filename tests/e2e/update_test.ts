@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import puppeteer, { type Browser, type Page } from "puppeteer-core";
 import { build, type BuildReport, type Release } from "../../build.ts";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import {
   CHROME_ARGS,
   chromePath,

@@ -3,8 +3,8 @@
  * the demo outbox, configuration guards and static serving. In-process, no sockets.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/app.ts";
-import { makeDeps } from "../../server/boot.ts";
+import { createApp } from "../../server/app/app.ts";
+import { makeDeps } from "../../server/app/boot.ts";
 import { parseConfig } from "../../server/config.ts";
 import { DEMO, type TestApi, testApp, withApp } from "../helpers.ts";
 

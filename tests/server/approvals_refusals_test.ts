@@ -6,8 +6,8 @@
 import assert from "node:assert/strict";
 import { fr } from "../../client/shared/i18n/locales/fr.ts";
 import { withApp } from "../helpers.ts";
-import { importOrg } from "../../server/org/import.ts";
-import { loadDemoOrg } from "../../server/boot.ts";
+import { importOrg } from "../../server/org_sync/import.ts";
+import { loadDemoOrg } from "../../server/app/boot.ts";
 import { assertError, assertOk, type Headers, type Res } from "./api.ts";
 import {
   A,

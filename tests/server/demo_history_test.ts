@@ -1,5 +1,5 @@
 /**
- * The lived-in demo (server/org/demo_history.ts): with DEMO_HISTORY (the default;
+ * The lived-in demo (server/app/demo_history.ts): with DEMO_HISTORY (the default;
  * tests/helpers.ts turns it off for every other test) a newcomer who activates employee@ finds
  * every screen filled; approver@ and manager@ each find an approval waiting.
  */
@@ -8,8 +8,8 @@ import type { ExpenseRow } from "../../client/shared/contract/requests.ts";
 import type { ApprovalRow } from "../../client/shared/contract/approvals.ts";
 import type { TransactionRow } from "../../client/shared/contract/transactions.ts";
 import { refusedAbbreviation } from "../../client/shared/transaction_rules.ts";
-import { seedIfEmpty } from "../../server/boot.ts";
-import { DEMO_3DS_PASSWORD } from "../../server/org/demo_history.ts";
+import { seedIfEmpty } from "../../server/app/boot.ts";
+import { DEMO_3DS_PASSWORD } from "../../server/app/demo_history.ts";
 import { DEMO, orgFileWithUsers, type TestApi, testApp } from "../helpers.ts";
 import { assertOk, getE, type Headers, login } from "./api.ts";
 import { issuer } from "./purchase_helpers.ts";

@@ -12,14 +12,14 @@ import { isoDay } from "../../client/shared/dates.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { assertError, assertOk, getE, login } from "./api.ts";
 import { bytesOf, exportCall, parseCsv, readZip, utf8 } from "./export_fixture.ts";
-import { purchase, refund } from "../../server/testmode/purchases.ts";
+import { purchase, refund } from "../../server/domain/purchases.ts";
 import { bookedAt, type TransactionRecord } from "../../server/store/transactions.ts";
 import { blobsOf } from "../../server/domain/documents.ts";
 import { setDoTax } from "../../server/domain/vat.ts";
 import type { Authorization } from "../../server/issuer/mod.ts";
 import { CSV_COLUMNS } from "../../server/export/csv.ts";
 import { DATEV_BOOKING_COLUMNS, DATEV_HEADER_FIELDS } from "../../server/export/datev_format.ts";
-import { runExportCli } from "../../server/export/cli.ts";
+import { runExportCli } from "../../server/app/export_cli.ts";
 import { bumpOrg } from "../../server/store/org_version.ts";
 
 const DAY = 86_400_000;

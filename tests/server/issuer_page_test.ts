@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
 import { login } from "./api.ts";
 import type { Card } from "../../client/shared/contract/cards.ts";
-import { runIssuerCli } from "../../server/testmode/cli.ts";
+import { runIssuerCli } from "../../server/app/issuer_cli.ts";
 import { buy, defineSecure, issuer, LOOPBACK, newCard, rows } from "./purchase_helpers.ts";
 
 async function withCard(api: TestApi) {

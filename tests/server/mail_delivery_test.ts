@@ -5,7 +5,7 @@
  * twice; STARTTLS with a private CA; a permanent 5xx leaves the message failed and listed.
  */
 import assert from "node:assert/strict";
-import { runCli } from "../../server/messages/cli.ts";
+import { runCli } from "../../server/app/outbox_cli.ts";
 import { DEMO, orgFileWithUsers, type TestApi, testApp } from "../helpers.ts";
 import { freePort, type ReceivedMail, startSmtpServer } from "./smtp_server.ts";
 

@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { sendActivation } from "../../server/domain/activation.ts";
-import { runCli } from "../../server/messages/cli.ts";
+import { runCli } from "../../server/app/outbox_cli.ts";
 import { MessageQueue } from "../../server/messages/queue.ts";
 import { MessageRepo } from "../../server/messages/store.ts";
 import type { Outgoing, Transport } from "../../server/messages/types.ts";

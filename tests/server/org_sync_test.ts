@@ -1,5 +1,5 @@
 /**
- * Issue 34: `deno task import` applies the organisation file as a difference (server/org/sync.ts):
+ * Issue 34: `deno task import` applies the organisation file as a difference (server/org_sync/sync.ts):
  * the dry run writes nothing; a user gone from the file leaves (the leaver path); movers decide
  * for their new teams only; removed reference data is archived while an open request names it,
  * else removed; joiners get one activation mail; a second run changes nothing. Runs on Deno KV
@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { DEMO, withApp } from "../helpers.ts";
 import { parseOrg } from "../../server/org/parse.ts";
 import type { Org } from "../../server/org/schema.ts";
-import { applyOrg, diffOrg, formatDiff, isEmpty } from "../../server/org/sync.ts";
+import { applyOrg, diffOrg, formatDiff, isEmpty } from "../../server/org_sync/sync.ts";
 import { approve, EQUIPMENT, everyone, list, submitted } from "./approvals_fixture.ts";
 import { DIRECTOR } from "./requests_fixture.ts";
 import { assertOk, getE, postE } from "./api.ts";
@@ -208,7 +208,7 @@ Deno.test("[org import] the command: --dry-run writes nothing, then applies, the
   const dir = await Deno.makeTempDir();
   const run = async (...args: string[]) => {
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "server/org/import_cli.ts", DEMO_FILE.pathname, ...args],
+      args: ["run", "-A", "server/app/import_cli.ts", DEMO_FILE.pathname, ...args],
       env: { KV_PATH: `${dir}/qcard.kv`, PIN_HASH_ITERATIONS: "1000" },
       stdout: "piped",
       stderr: "piped",

@@ -8,7 +8,7 @@
  * assertion are one attempt, not ten.
  */
 import assert from "node:assert/strict";
-import { createApp, MAX_JSON_BODY } from "../../server/app.ts";
+import { createApp, MAX_JSON_BODY } from "../../server/app/app.ts";
 import { runtimeVerifies } from "../../server/domain/passkeys.ts";
 import { createLogger } from "../../server/log.ts";
 import {

@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { openPgKv } from "../../server/store/pg_kv.ts";
-import { main } from "../../server/store/copy_cli.ts";
+import { main } from "../../server/app/store_copy_cli.ts";
 import { freshPgUrl } from "../pg.ts";
 
 const opts = { sanitizeResources: false, sanitizeOps: false };

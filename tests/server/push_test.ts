@@ -8,7 +8,7 @@ import { parseConfig } from "../../server/config.ts";
 import { enqueue, pushService } from "../../server/push/mod.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
 import { sendPush } from "../../server/push/send.ts";
-import { KNOWN_PUSH_HOSTS, parsePushSubscription } from "../../server/push/subscription.ts";
+import { KNOWN_PUSH_HOSTS, parsePushSubscription } from "../../server/push_subscription.ts";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
 import { assertError, assertOk, bearer, type Headers } from "./api.ts";
 import { buy, defineSecure, newCard, submitted } from "./purchase_helpers.ts";

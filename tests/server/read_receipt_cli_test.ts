@@ -1,5 +1,5 @@
 /**
- * `deno task read-receipt` (server/ocr/read_receipt_cli.ts): one JSON line per file with what
+ * `deno task read-receipt` (server/app/read_receipt_cli.ts): one JSON line per file with what
  * the phone's reader reads — a PDF from its text layer, an image through the engine — and a
  * line saying why for a file it cannot read.
  */
@@ -9,7 +9,7 @@ const CORPUS = new URL("../fixtures/receipts/", import.meta.url).pathname;
 
 async function run(args: string[]) {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", "server/ocr/read_receipt_cli.ts", ...args],
+    args: ["run", "-A", "server/app/read_receipt_cli.ts", ...args],
     cwd: new URL("../../", import.meta.url).pathname,
     stdout: "piped",
     stderr: "piped",

@@ -9,10 +9,10 @@
  * would. `seen` holds the headers of the last request the upstream received; `hold` lets a
  * test make the upstream slow on a path.
  */
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import { parseConfig } from "../../server/config.ts";
-import { makeDeps } from "../../server/boot.ts";
-import type { Deps } from "../../server/env.ts";
+import { makeDeps } from "../../server/app/boot.ts";
+import type { Deps } from "../../server/domain/env.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 import { type CallOptions, callWith, type TestApi, testApp } from "../helpers.ts";
 

@@ -12,12 +12,12 @@ import { CONTENT_PATH, UPLOAD_PATH } from "../../client/shared/contract/document
 import { addressKey } from "../../server/middleware/peer.ts";
 import { vapidKeys } from "../../server/push/keys.ts";
 import { parseConfig } from "../../server/config.ts";
-import { createApp } from "../../server/app.ts";
-import { makeDeps } from "../../server/boot.ts";
+import { createApp } from "../../server/app/app.ts";
+import { makeDeps } from "../../server/app/boot.ts";
 import { upstreamRequestHeaders } from "../../server/relay/headers.ts";
 import { upstreamUrl } from "../../server/relay/relay.ts";
 import { edgeCommentUploadUrl } from "../../server/relay/comment_upload.ts";
-import type { AppEnv, Deps } from "../../server/env.ts";
+import type { AppEnv, Deps } from "../../server/domain/env.ts";
 import { newIssuerKeyText } from "../../server/issuer/mod.ts";
 import { DEMO } from "../helpers.ts";
 import { bearer, login } from "./api.ts";

@@ -5,11 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { Hono } from "hono";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import { createLogger, type LogLevel } from "../../server/log.ts";
 import { requestLog } from "../../server/middleware/request_log.ts";
 import { parseConfig } from "../../server/config.ts";
-import type { AppEnv } from "../../server/env.ts";
+import type { AppEnv } from "../../server/domain/env.ts";
 import { healthRoutes } from "../../server/routes/health.ts";
 import { DEMO, testApp } from "../helpers.ts";
 

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { allCodes, DEMO, type TestApi, withApp, wrongCodes } from "../helpers.ts";
 import { CODE_LIMITS } from "../../server/domain/code_check.ts";
-import { sha256 } from "../../server/domain/secrets.ts";
+import { sha256 } from "../../server/secrets.ts";
 import { assertError, assertOk, bearer, type Res } from "./api.ts";
 
 const E = "/scmapi/expense";

@@ -10,7 +10,7 @@ import { login } from "./api.ts";
 // checks those paths against spec §7.
 
 type Res = Awaited<ReturnType<TestApi["call"]>>;
-/** The answer of an unknown API path (server/app.ts): what no served path may give. */
+/** The answer of an unknown API path (server/app/app.ts): what no served path may give. */
 const unknown = (r: Res) => r.status === 404 && r.json?.message === "No such call";
 
 /** Every contract endpoint as [group.name, method, path]; pwaunregister last (it signs out). */

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
 import { openKv } from "../../server/store/kv.ts";
 import { compareRecords, readStore } from "../../server/store/copy.ts";
-import { main } from "../../server/store/copy_cli.ts";
+import { main } from "../../server/app/store_copy_cli.ts";
 import { DEMO, testApp } from "../helpers.ts";
 import { makePdf } from "../fixtures/files.ts";
 import { freshPgUrl } from "../pg.ts";

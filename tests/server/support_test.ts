@@ -4,7 +4,7 @@
  * language taken from the device (pwatranslation), and secret questions in German and Spanish.
  */
 import assert from "node:assert/strict";
-import { createApp } from "../../server/app.ts";
+import { createApp } from "../../server/app/app.ts";
 import { de } from "../../client/shared/i18n/locales/de.ts";
 import { es } from "../../client/shared/i18n/locales/es.ts";
 import { supportPath, writeSupportPages } from "../../server/support/pages.ts";

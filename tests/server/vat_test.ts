@@ -28,7 +28,7 @@ async function record(api: TestApi, t: TransactionRecord) {
   return (await api.deps.store.transactions.get(t.userOid, t.oid)).value!;
 }
 
-/** VAT codes and countries added the way the importer stores them (server/org/import.ts). */
+/** VAT codes and countries added the way the importer stores them (server/org_sync/import.ts). */
 async function addCodes(api: TestApi) {
   const op = api.deps.store.kv.atomic()
     .set(["country", "CH"], { id: "CH", name: "Switzerland", label: "Schweiz" })

@@ -6,7 +6,6 @@
 // offline/state → api/db/lib; server: app → routes → domain → store). Relative specifiers only.
 
 import { posix } from "node:path";
-import { fileURLToPath } from "node:url";
 
 /** How a module names another. */
 export type ImportKind = "static" | "type" | "dynamic";
@@ -349,20 +348,4 @@ export async function checkRepository(root: string): Promise<Report> {
   const sources = await sourcesUnder(root);
   const edges = edgesOf(sources);
   return { files: sources.size, edges, circles: circlesOf(sources.keys(), edges) };
-}
-
-if (import.meta.main) {
-  const root = fileURLToPath(new URL("../..", import.meta.url));
-  const { files, edges, circles } = await checkRepository(root);
-  const pairs = new Set(edges.map((e) => `${e.from}>${e.to}`)).size;
-  if (!circles.length) {
-    console.log(`no import circles (${files} files, ${pairs} edges)`);
-  } else {
-    console.log(`${circles.length} import circle(s) (${files} files, ${pairs} edges):`);
-    for (const c of circles) {
-      console.log(`  circle of ${c.length}: ${c.join(", ")}`);
-      console.log(`    ${pathRound(c, edges)}`);
-    }
-    Deno.exit(1);
-  }
 }

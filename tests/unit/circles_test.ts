@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { fileURLToPath } from "node:url";
-import { checkRepository, circlesOf, edgesOf, importsOf, pathRound } from "../tools/circles.ts";
+import {
+  checkRepository,
+  circlesOf,
+  type Edge,
+  edgesOf,
+  importsOf,
+  pathRound,
+} from "../tools/circles.ts";
+import { checkFolders, type Tree } from "../tools/folders.ts";
 
 const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -75,4 +83,47 @@ Deno.test("[circles] a circle closed by a type import and a dynamic import is fo
     circlesOf(["s.ts"], edgesOf(new Map([["s.ts", 'import "./s.ts";']]))),
     [["s.ts"]],
   );
+});
+
+Deno.test("[folders] the repository's folders keep the declared order: no knot, none unplaced", async () => {
+  const { edges } = await checkRepository(ROOT);
+  const report = checkFolders(edges);
+  assert.ok(report.folders > 40 && report.pairs.length > 150, `${report.folders} folders`);
+  assert.deepEqual(
+    { knots: report.knots, against: report.against, unplaced: report.unplaced },
+    { knots: [], against: [], unplaced: [] },
+  );
+});
+
+Deno.test("[folders] an import up, across a layer, into a tree not stood on, or from nowhere is named", () => {
+  const order: Tree[] = [
+    { name: "s", standsOn: ["lib"], layers: [["s/app"], ["s/a", "s/b"], ["s/base"]] },
+    { name: "c", standsOn: [], layers: [["c/ui"]] },
+    { name: "lib", standsOn: [], layers: [["lib/x"]] },
+  ];
+  const e = (from: string, to: string): Edge => ({ from, to, kind: "static" });
+  const fine = [
+    e("s/app/main.ts", "s/a/one.ts"),
+    e("s/a/one.ts", "s/base/config.ts"),
+    e("s/b/two.ts", "lib/x/util.ts"),
+    e("s/a/one.ts", "s/a/other.ts"),
+    e("main.ts", "s/app/main.ts"), // top-level entry: outside the house
+    e("tests/t.ts", "s/base/config.ts"), // tests: outside the house
+  ];
+  assert.deepEqual(checkFolders(fine, order).against, []);
+  assert.deepEqual(checkFolders(fine, order).knots, []);
+  const report = checkFolders([
+    ...fine,
+    e("s/base/config.ts", "s/app/main.ts"), // up
+    e("s/a/one.ts", "s/b/two.ts"), // same layer
+    e("s/a/one.ts", "c/ui/view.ts"), // a tree s does not stand on
+    e("s/new/thing.ts", "s/base/config.ts"), // a folder in no layer
+  ], order);
+  assert.deepEqual(report.against, [
+    "s/a → c/ui (s does not stand on c): s/a/one.ts → c/ui/view.ts",
+    "s/a → s/b (same layer): s/a/one.ts → s/b/two.ts",
+    "s/base → s/app (a layer above): s/base/config.ts → s/app/main.ts",
+  ]);
+  assert.deepEqual(report.unplaced, ["s/new"]);
+  assert.deepEqual(report.knots, [["s/a", "s/app", "s/base"]]);
 });

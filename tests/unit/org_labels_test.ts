@@ -94,7 +94,7 @@ Deno.test("[org words] deno task import refuses a bad label and names its path",
     file.vatCodes[0].description = { en: "FR standard 20%", xx: "?" };
     await Deno.writeTextFile(`${dir}/org.json`, JSON.stringify(file));
     const out = await new Deno.Command(Deno.execPath(), {
-      args: ["run", "-A", "server/org/import_cli.ts", `${dir}/org.json`],
+      args: ["run", "-A", "server/app/import_cli.ts", `${dir}/org.json`],
       env: { KV_PATH: `${dir}/qcard.kv` },
       stdout: "piped",
       stderr: "piped",

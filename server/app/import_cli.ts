@@ -1,16 +1,16 @@
 /**
  * `deno task import org.json [--dry-run] [--send-activation]`: validates an organisation file
  * (the format of server/org/demo_org.json) and applies it to the configured store as a
- * difference (server/org/sync.ts): users added, changed and left (the leaver path), reference
+ * difference (server/org_sync/sync.ts): users added, changed and left (the leaver path), reference
  * data added, changed, archived or removed. --dry-run prints that difference and writes nothing;
  * without it the same summary is printed once applied. Joiners get their activation e-mail once;
  * with --send-activation every user gets a fresh one.
  */
 import { parseConfig } from "../config.ts";
-import { makeDeps } from "../boot.ts";
+import { makeDeps } from "./boot.ts";
 import { sendActivation } from "../domain/activation.ts";
-import { parseOrg } from "./parse.ts";
-import { applyOrg, diffOrg, formatDiff } from "./sync.ts";
+import { parseOrg } from "../org/parse.ts";
+import { applyOrg, diffOrg, formatDiff } from "../org_sync/sync.ts";
 
 const file = Deno.args.find((a) => !a.startsWith("--"));
 if (!file) {

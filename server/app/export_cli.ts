@@ -8,10 +8,10 @@
  */
 import { parseArgs } from "node:util";
 import { parseConfig } from "../config.ts";
-import { makeDeps } from "../boot.ts";
-import type { Deps } from "../env.ts";
+import { makeDeps } from "./boot.ts";
+import type { Deps } from "../domain/env.ts";
 import { HttpError } from "../errors.ts";
-import { exportAccounting } from "./run.ts";
+import { exportAccounting } from "../export/run.ts";
 
 const USAGE = "usage: deno task export-accounting --from YYYY-MM-DD --to YYYY-MM-DD " +
   "--format csv|datev|zip[,…] [--account OID] [--only-new] [--flat] [--lang LANG] [--out FILE]";

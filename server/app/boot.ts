@@ -1,24 +1,24 @@
-import { type Config, onDenoDeploy } from "./config.ts";
-import type { Deps } from "./env.ts";
-import { EventBus } from "./domain/events.ts";
-import { sendActivation } from "./domain/activation.ts";
-import { buildMessaging, startDelivery as startWorker } from "./messages/setup.ts";
-import type { DeliveryWorker } from "./messages/worker.ts";
-import { seedDemoHistory } from "./org/demo_history.ts";
-import { importOrg } from "./org/import.ts";
-import { parseOrg } from "./org/parse.ts";
-import { createIssuer, loadIssuerKey, newIssuerKeyText } from "./issuer/mod.ts";
-import { openKv } from "./store/kv.ts";
-import { createStore } from "./store/mod.ts";
-import { startSweeper } from "./store/blobs.ts";
-import { claimPeriod, leaseTtl, release, releaseHeld, runLeased } from "./store/lease.ts";
-import { sweepBlobs } from "./domain/documents.ts";
-import { pushSender, startPush } from "./push/mod.ts";
-import { startReminders } from "./reminders/receipts.ts";
-import { startReconciler } from "./domain/issuer_reconcile.ts";
-import { startCardStops } from "./domain/leavers.ts";
+import { type Config, onDenoDeploy } from "../config.ts";
+import type { Deps } from "../domain/env.ts";
+import { EventBus } from "../domain/events.ts";
+import { sendActivation } from "../domain/activation.ts";
+import { buildMessaging, startDelivery as startWorker } from "./messages_setup.ts";
+import type { DeliveryWorker } from "../messages/worker.ts";
+import { seedDemoHistory } from "./demo_history.ts";
+import { importOrg } from "../org_sync/import.ts";
+import { parseOrg } from "../org/parse.ts";
+import { createIssuer, loadIssuerKey, newIssuerKeyText } from "../issuer/mod.ts";
+import { openKv } from "../store/kv.ts";
+import { createStore } from "../store/mod.ts";
+import { startSweeper } from "../store/blobs.ts";
+import { claimPeriod, leaseTtl, release, releaseHeld, runLeased } from "../store/lease.ts";
+import { sweepBlobs } from "../domain/documents.ts";
+import { pushSender, startPush } from "../push/mod.ts";
+import { startReminders } from "../reminders/receipts.ts";
+import { startReconciler } from "../domain/issuer_reconcile.ts";
+import { startCardStops } from "../domain/leavers.ts";
 
-const DEMO_ORG_URL = new URL("./org/demo_org.json", import.meta.url);
+const DEMO_ORG_URL = new URL("../org/demo_org.json", import.meta.url);
 
 /**
  * Opens the store, builds the message queue and the transports config names, and assembles
@@ -132,7 +132,7 @@ export async function loadDemoOrg() {
  * user's activation email, so a newcomer can activate from the outbox. Never waits for a
  * mail server: the mails are queued and the worker delivers them. Returns true if seeded.
  * With the demo organisation and DEMO_HISTORY (default), employee@ starts with a history
- * (server/org/demo_history.ts), seeded before the activation mails so their codes count
+ * (server/app/demo_history.ts), seeded before the activation mails so their codes count
  * from now.
  */
 export async function seedIfEmpty(deps: Deps): Promise<boolean> {

@@ -1,8 +1,8 @@
-import type { Org } from "./schema.ts";
+import type { Org } from "../org/schema.ts";
 import type { Store } from "../store/mod.ts";
 import { bumpOrg } from "../store/org_version.ts";
 import type { User } from "../store/users.ts";
-import { hashSecret, normaliseAnswer } from "../domain/secrets.ts";
+import { hashSecret, normaliseAnswer } from "../secrets.ts";
 
 /** KV allows a bounded number of mutations per atomic operation: write in chunks. */
 const CHUNK = 200;

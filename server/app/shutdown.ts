@@ -4,8 +4,8 @@
  * sweep), KV is closed and the process exits 0. A second signal, or the bound running out, exits at
  * once (still 0 for the bound: the platform asked us to go).
  */
-import type { Logger } from "./log.ts";
-import { errorText } from "./log.ts";
+import type { Logger } from "../log.ts";
+import { errorText } from "../log.ts";
 
 export interface Stoppable {
   /** Stops accepting; settles when the answers in flight are sent. */

@@ -2,10 +2,10 @@ import type { Config } from "../config.ts";
 import { OutboxTransport, OutboxView } from "../mail/outbox.ts";
 import { SmtpTransport } from "../mail/smtp.ts";
 import type { MailTransport } from "../mail/transport.ts";
-import { MessageQueue } from "./queue.ts";
-import { HttpSmsTransport, NoSmsTransport } from "./sms_http.ts";
-import type { Channel, Transport } from "./types.ts";
-import { DeliveryWorker } from "./worker.ts";
+import { MessageQueue } from "../messages/queue.ts";
+import { HttpSmsTransport, NoSmsTransport } from "../messages/sms_http.ts";
+import type { Channel, Transport } from "../messages/types.ts";
+import { DeliveryWorker } from "../messages/worker.ts";
 
 export interface Messaging {
   messages: MessageQueue;

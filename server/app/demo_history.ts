@@ -11,20 +11,20 @@
  * have made at those times. Nothing is mailed: the domain only queues messages, and the activation
  * mails are queued afterwards by boot.ts.
  */
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import type { User } from "../store/users.ts";
 import type { SecureRecord } from "../store/secure.ts";
 import { createRequest } from "../domain/request_create.ts";
 import { cancelRequest, closeRequest, submitRequest } from "../domain/requests.ts";
 import { addApprovalComment, decide } from "../domain/approvals.ts";
 import { generateCard } from "../domain/cards.ts";
-import { capture, purchase, reverse } from "../testmode/purchases.ts";
-import type { PurchaseInput } from "../testmode/input.ts";
+import { capture, purchase, reverse } from "../domain/purchases.ts";
+import type { PurchaseInput } from "../domain/purchase_input.ts";
 import type { CreateBody } from "../../client/shared/contract/request_bodies.ts";
 import { attachDocument } from "../domain/uploads.ts";
 import { saveNote } from "../domain/documents.ts";
 import { review, setDoTax } from "../domain/vat.ts";
-import { receiptPdf } from "./sample_pdf.ts";
+import { receiptPdf } from "../org/sample_pdf.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,13 +1,13 @@
-import type { Config } from "./config.ts";
-import type { MailTransport } from "./mail/transport.ts";
-import type { OutboxView } from "./mail/outbox.ts";
-import type { MessageQueue } from "./messages/queue.ts";
-import type { Transport } from "./messages/types.ts";
-import type { Issuer } from "./issuer/mod.ts";
-import type { Store } from "./store/mod.ts";
-import type { EventBus } from "./domain/events.ts";
-import type { Device } from "./store/devices.ts";
-import type { User } from "./store/users.ts";
+import type { Config } from "../config.ts";
+import type { MailTransport } from "../mail/transport.ts";
+import type { OutboxView } from "../mail/outbox.ts";
+import type { MessageQueue } from "../messages/queue.ts";
+import type { Transport } from "../messages/types.ts";
+import type { Issuer } from "../issuer/mod.ts";
+import type { Store } from "../store/mod.ts";
+import type { EventBus } from "./events.ts";
+import type { Device } from "../store/devices.ts";
+import type { User } from "../store/users.ts";
 
 /** Everything createApp needs, injected so tests can build an app on `:memory:` KV. */
 export interface Deps {

@@ -3,7 +3,7 @@
  * reader would read from it: {"file","total","currency","date","merchant","vat":[{"rate",
  * "amount"}],"unsure","ms"} (null where not read). Operators check a batch with it.
  */
-import { openReader } from "./engine.ts";
+import { openReader } from "../ocr/engine.ts";
 import type { ReceiptLanguage } from "../../client/shared/receipt_text.ts";
 
 const args = [...Deno.args];

@@ -9,11 +9,11 @@
 import { fromMinor } from "../../client/shared/currency_units.ts";
 import { refusedAbbreviation } from "../../client/shared/transaction_rules.ts";
 import { badRequest, HttpError } from "../errors.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "./env.ts";
 import { type Authorization, IssuerError, parseMinor } from "../issuer/mod.ts";
-import { recordAuthorization, statusOf } from "../domain/transaction_ingest.ts";
-import { type CardRef, type EventInput, expiryOf, type PurchaseInput } from "./input.ts";
-import type { RefundInput } from "./input.ts";
+import { recordAuthorization, statusOf } from "./transaction_ingest.ts";
+import { type CardRef, type EventInput, expiryOf, type PurchaseInput } from "./purchase_input.ts";
+import type { RefundInput } from "./purchase_input.ts";
 import type * as z from "zod";
 
 /** What every test-mode call answers: the transaction as the app now has it. */

@@ -15,12 +15,12 @@
  */
 import { parseArgs } from "node:util";
 import { parseConfig } from "../config.ts";
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { HttpError } from "../errors.ts";
 import { IssuerError } from "../issuer/mod.ts";
-import { EventInput, parseInput, PurchaseInput, RefundInput } from "./input.ts";
-import { capture, purchase, refund, reverse, type TestModeResult } from "./purchases.ts";
-import { overview } from "./overview.ts";
+import { EventInput, parseInput, PurchaseInput, RefundInput } from "../domain/purchase_input.ts";
+import { capture, purchase, refund, reverse, type TestModeResult } from "../domain/purchases.ts";
+import { overview } from "../testmode/overview.ts";
 
 const USAGE = `usage: deno task issuer cards | transactions [--limit N] | rates
        deno task issuer purchase --card LAST4|OID --amount 12.50 --merchant NAME [options]
@@ -139,7 +139,7 @@ export async function runIssuerCli(
 }
 
 if (import.meta.main) {
-  const { makeDeps } = await import("../boot.ts");
+  const { makeDeps } = await import("./boot.ts");
   const config = parseConfig(Deno.env.toObject());
   if (config.APP_ENV === "production") {
     console.error("The issuer's test mode is for development: APP_ENV is production.");

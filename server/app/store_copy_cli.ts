@@ -6,7 +6,7 @@
  * KV → PostgreSQL: export from the KV file, import-store into the URL; and back the same way.
  */
 import { storeFromEnv } from "../config.ts";
-import { openKv } from "./kv.ts";
+import { openKv } from "../store/kv.ts";
 import {
   checkFile,
   compareRecords,
@@ -16,7 +16,7 @@ import {
   readStore,
   storeKind,
   writeStore,
-} from "./copy.ts";
+} from "../store/copy.ts";
 
 /** How far a copied expiry may move: the time between reading a batch and committing it. */
 const EXPIRY_TOLERANCE_MS = 5_000;

@@ -1,39 +1,39 @@
-import { changeRoutes } from "./routes/changes.ts";
-import { exportRoutes } from "./routes/export.ts";
-import { listRoutes } from "./routes/lists.ts";
+import { changeRoutes } from "../routes/changes.ts";
+import { exportRoutes } from "../routes/export.ts";
+import { listRoutes } from "../routes/lists.ts";
 import { type Context, Hono } from "hono";
-import type { AppEnv, Deps } from "./env.ts";
-import { HttpError, notFound } from "./errors.ts";
-import { IssuerError, type IssuerErrorCode } from "./issuer/mod.ts";
-import { requireBearer } from "./middleware/auth.ts";
-import { bufferedBody, MAX_JSON_BODY } from "./middleware/body.ts";
-import { callerFirst } from "./middleware/caller.ts";
-import { idempotency } from "./middleware/idempotency.ts";
-import { documentRoutes } from "./routes/documents.ts";
-import { docServiceRoutes } from "./docservice/routes.ts";
-import { edgePushEnabled, edgePushRoutes, recordEdgeRegistration } from "./push/edge.ts";
-import { UPLOAD_PATH } from "../client/shared/contract/documents.ts";
-import { vatRoutes } from "./routes/vat.ts";
-import { devOnly, relayedAcceptEncoding } from "./middleware/peer.ts";
-import { compress } from "./middleware/compress.ts";
-import { securityHeaders } from "./middleware/security.ts";
-import { approvalRoutes } from "./routes/approvals.ts";
-import { cardRoutes } from "./routes/cards.ts";
-import { transactionRoutes } from "./routes/transactions.ts";
-import { declarationRoutes } from "./routes/declarations.ts";
-import { issuerRoutes } from "./testmode/routes.ts";
-import { requestRoutes } from "./routes/requests.ts";
-import { sessionRoutes } from "./routes/session.ts";
-import { passkeyRoutes } from "./routes/passkey.ts";
-import { healthRoutes } from "./routes/health.ts";
-import { outboxRoutes } from "./routes/outbox.ts";
-import { staticRoutes } from "./routes/static.ts";
-import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "./org/schema.ts";
-import { createLogger, errorText, type Logger } from "./log.ts";
-import { requestLog } from "./middleware/request_log.ts";
-import { StoreUnavailableError } from "./store/unavailable.ts";
-import { type RelayOptions, relayRoutes, upstreamProbe } from "./relay/relay.ts";
-import { scimRoutes } from "./routes/scim.ts";
+import type { AppEnv, Deps } from "../domain/env.ts";
+import { HttpError, notFound } from "../errors.ts";
+import { IssuerError, type IssuerErrorCode } from "../issuer/mod.ts";
+import { requireBearer } from "../middleware/auth.ts";
+import { bufferedBody, MAX_JSON_BODY } from "../middleware/body.ts";
+import { callerFirst } from "../middleware/caller.ts";
+import { idempotency } from "../middleware/idempotency.ts";
+import { documentRoutes } from "../routes/documents.ts";
+import { docServiceRoutes } from "../docservice/routes.ts";
+import { edgePushEnabled, edgePushRoutes, recordEdgeRegistration } from "../push/edge.ts";
+import { UPLOAD_PATH } from "../../client/shared/contract/documents.ts";
+import { vatRoutes } from "../routes/vat.ts";
+import { devOnly, relayedAcceptEncoding } from "../middleware/peer.ts";
+import { compress } from "../middleware/compress.ts";
+import { securityHeaders } from "../middleware/security.ts";
+import { approvalRoutes } from "../routes/approvals.ts";
+import { cardRoutes } from "../routes/cards.ts";
+import { transactionRoutes } from "../routes/transactions.ts";
+import { declarationRoutes } from "../routes/declarations.ts";
+import { issuerRoutes } from "../testmode/routes.ts";
+import { requestRoutes } from "../routes/requests.ts";
+import { sessionRoutes } from "../routes/session.ts";
+import { passkeyRoutes } from "../routes/passkey.ts";
+import { healthRoutes } from "../routes/health.ts";
+import { outboxRoutes } from "../routes/outbox.ts";
+import { staticRoutes } from "../routes/static.ts";
+import { DEFAULT_APP_COLOR, DEFAULT_CARD_COLOR } from "../org/schema.ts";
+import { createLogger, errorText, type Logger } from "../log.ts";
+import { requestLog } from "../middleware/request_log.ts";
+import { StoreUnavailableError } from "../store/unavailable.ts";
+import { type RelayOptions, relayRoutes, upstreamProbe } from "../relay/relay.ts";
+import { scimRoutes } from "../routes/scim.ts";
 
 const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
   card_not_found: 404,
@@ -50,7 +50,7 @@ const ISSUER_STATUS: Partial<Record<IssuerErrorCode, 400 | 404 | 409 | 422>> = {
 /** Pages for developers and tests (/_outbox, /_issuer): every path under it, see devOnly. */
 export const DEV_PREFIX = "/_";
 
-export { MAX_JSON_BODY } from "./middleware/body.ts";
+export { MAX_JSON_BODY } from "../middleware/body.ts";
 
 /**
  * Builds the whole HTTP app from its dependencies. No side effects: nothing is opened,

@@ -12,8 +12,8 @@
  */
 import { onDenoDeploy, parseConfig } from "../config.ts";
 import { openKv } from "../store/kv.ts";
-import { MessageQueue, QueueError } from "./queue.ts";
-import type { Message } from "./types.ts";
+import { MessageQueue, QueueError } from "../messages/queue.ts";
+import type { Message } from "../messages/types.ts";
 
 const USAGE = "usage: deno task outbox [retry ID…|retry --all-failed|discard ID…]";
 

@@ -1,15 +1,15 @@
-import type { Deps } from "../env.ts";
+import type { Deps } from "../domain/env.ts";
 import { sendActivation } from "../domain/activation.ts";
 import { hasLeft, type LeaveReport, leaveUser, planLeave } from "../domain/leavers.ts";
 import { isClosed } from "../domain/request_flags.ts";
-import { hashSecret, normaliseAnswer, verifySecret } from "../domain/secrets.ts";
+import { hashSecret, normaliseAnswer, verifySecret } from "../secrets.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import { listValues } from "../store/kv.ts";
 import { ARCHIVED, META_KEY } from "../store/org.ts";
 import { bumpOrg } from "../store/org_version.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { User } from "../store/users.ts";
-import type { Org, OrgUser } from "./schema.ts";
+import type { Org, OrgUser } from "../org/schema.ts";
 
 // The organisation file is the truth, applied as a difference. `diffOrg` compares the
 // file with the store (read only: the dry run); `applyOrg` writes exactly that difference in
