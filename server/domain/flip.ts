@@ -24,6 +24,39 @@ import { overdueDays, toTransaction } from "./transactions.ts";
 
 const pad4 = (n: number) => String(n).padStart(4, "0");
 
+/**
+ * spec §4 request status `moved`: a request ends `moved` when its card can spend no more
+ * (closed) and every one of its transactions was flipped onto other expenses — all it spent
+ * lives elsewhere now. Checked by the flip that moves the last one, and by the close of a card
+ * whose transactions were all moved already (requests.ts closeRequest). A request whose card
+ * is still open stays `accepted`: the card may yet spend. Moved is final and read-only (no
+ * card action, no edit, no comment: request_flags.ts).
+ */
+export function endsMoved(
+  r: Pick<RequestRecord, "status" | "hasCard" | "openCard">,
+  txs: readonly Pick<TransactionRecord, "transactionStatus">[],
+): boolean {
+  return r.status === "accepted" && r.hasCard && !r.openCard && txs.length > 0 &&
+    txs.every((t) => t.transactionStatus === TX_STATUS.moved);
+}
+
+/**
+ * The request's transactions as the atomic write will find them: read with the version of the
+ * owner's transaction list, which the write checks (every transaction write bumps it), so a
+ * transaction that lands meanwhile makes the write try again.
+ */
+export async function transactionsOfRequest(
+  deps: Deps,
+  op: Deno.AtomicOperation,
+  ownerOid: string,
+  requestOid: string,
+): Promise<TransactionRecord[]> {
+  const { transactions, kv } = deps.store;
+  const version = await kv.get(transactions.versionKey(ownerOid));
+  op.check(version);
+  return (await transactions.byUser(ownerOid, version)).filter((t) => t.expenseOid === requestOid);
+}
+
 /** The expense a flip makes from `source` for `txs` (all in the card's currency). */
 function flipExpense(
   source: RequestRecord,
@@ -142,7 +175,22 @@ export async function flip(
     const op = kv.atomic()
       .check(src, ...entries)
       .check({ key: requests.key(user.oid, expense.oid), versionstamp: null });
-    requests.put(op, { ...src.value, flips: n, updatedAt: now });
+    // The source's other transactions, to know whether this flip moves its last one.
+    const rest = src.value.openCard
+      ? []
+      : (await transactionsOfRequest(deps, op, user.oid, fromOid)).filter((t) =>
+        !oids.includes(t.oid)
+      );
+    const emptied = endsMoved(src.value, [
+      ...rest,
+      ...txs.map(() => ({ transactionStatus: TX_STATUS.moved })),
+    ]);
+    requests.put(op, {
+      ...src.value,
+      flips: n,
+      updatedAt: now,
+      ...(emptied ? { status: "moved" as const } : {}),
+    });
     requests.put(op, expense);
     txs.forEach((t, j) => {
       const moved: TransactionRecord = {

@@ -11,6 +11,7 @@ import { broken, notAllowed, RETRIES, type Tr } from "./request_checks.ts";
 import { typeOf } from "./request_views.ts";
 import { barredAfter, checkedEdit, reissueNote } from "./request_edit.ts";
 import { closeCardOf } from "./cards.ts";
+import { endsMoved, transactionsOfRequest } from "./flip.ts";
 import { newComment, publishAdded } from "./comments.ts";
 import { needsNewApproval, newApproval } from "./workflow.ts";
 
@@ -258,10 +259,13 @@ export async function closeRequest(deps: Deps, user: User, oid: string): Promise
   const tr = await translate(user.locale);
   const card = await closeCardFirst(deps, user, oid, (f) => f.canClose, tr);
   let closed = true;
-  const rec = await mutate(deps, user, oid, (r, f) => {
+  const rec = await mutate(deps, user, oid, async (r, f, op) => {
     if (f.canClose || endedByOwnClose(r, user.oid, card)) {
       closed = true;
-      return { ...r, cardStatusCode: "Closed", openCard: false };
+      const next: RequestRecord = { ...r, cardStatusCode: "Closed", openCard: false };
+      // spec §4 `moved`: a card closed after all it spent was flipped elsewhere (flip.ts).
+      const txs = r.flips ? await transactionsOfRequest(deps, op, r.authorOid, r.oid) : [];
+      return endsMoved(next, txs) ? { ...next, status: "moved" } : next;
     }
     // A cancel of the same request that closed the card too got its write in first: the
     // card this close asked to close is closed and the request ended; nothing is left to do.

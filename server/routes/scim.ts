@@ -7,25 +7,27 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../domain/env.ts";
 import { sha256 } from "../secrets.ts";
 import {
-  createGroup,
   createUser,
-  deleteGroup,
   deleteUser,
-  getGroup,
   getUser,
   groupResource,
-  listGroups,
   listUsers,
-  membersOf,
-  patchGroup,
   patchUser,
-  replaceGroup,
   replaceUser,
   SCHEMA,
   ScimError,
-  teamsById,
   userResource,
 } from "../domain/scim.ts";
+import {
+  createGroup,
+  deleteGroup,
+  getGroup,
+  listGroups,
+  membersOf,
+  patchGroup,
+  replaceGroup,
+  teamsById,
+} from "../domain/scim_groups.ts";
 
 const SCIM_JSON = "application/scim+json";
 

@@ -221,3 +221,56 @@ Deno.test(
     assert.equal(list.filter((t) => t.expenseOid === made[0].oid).length, 2);
   }),
 );
+
+/** The request as its author's list and detail show it (spec §3 fields). */
+async function requestOf(api: TestApi, h: Headers, oid: string): Promise<ExpenseRequest> {
+  const r = await get(api, h, `pwaexpenseentity?record=${oid}`);
+  assertOk(r);
+  return r.json.expenseRequest as ExpenseRequest;
+}
+
+Deno.test(
+  "[flip] spec §4 moved: a closed card's request whose every transaction was flipped away ends moved",
+  withApp(async (api) => {
+    const { emp, card } = await setUp(api);
+    const a = await buy(api, card, { amount: "20" });
+    const b = await buy(api, card, { amount: "15" });
+    // The card still open: flipping all it spent leaves the request accepted (it may spend).
+    assertOk(await flip(api, emp.h, { transactionoids: [a.transactionOid], purpose: "Taxi" }));
+    assert.equal((await requestOf(api, emp.h, card.oid)).statusCode, "accepted");
+    // Closed, with one transaction left on it: still accepted.
+    assertOk(await post(api, emp.h, "pwaclose", { oid: card.oid }));
+    let src = await requestOf(api, emp.h, card.oid);
+    assert.deepEqual([src.statusCode, src.cardStatusCode], ["accepted", "Closed"]);
+    // The flip that moves the last one ends it moved: read-only, no card action, no comment.
+    assertOk(await flip(api, emp.h, { transactionoids: [b.transactionOid], purpose: "Hotel" }));
+    src = await requestOf(api, emp.h, card.oid);
+    assert.equal(src.statusCode, "moved");
+    assert.deepEqual([src.canCancel, src.canClose, src.canGenerate], [false, false, false]);
+    const listed = (await expenses(api, emp.h)).find((e) => e.oid === card.oid)!;
+    assert.equal(listed.statusCode, "moved");
+    assertError(
+      await post(api, emp.h, "pwaaddcomment", { oid: card.oid, comment: "late note" }),
+      403,
+    );
+  }),
+);
+
+Deno.test(
+  "[flip] spec §4 moved: closing the card after all was flipped ends the request moved; a refused purchase keeps it",
+  withApp(async (api) => {
+    const { emp, card } = await setUp(api);
+    const a = await buy(api, card, { amount: "12" });
+    assertOk(await flip(api, emp.h, { transactionoids: [a.transactionOid], purpose: "Lunch" }));
+    assertOk(await post(api, emp.h, "pwaclose", { oid: card.oid }));
+    assert.equal((await requestOf(api, emp.h, card.oid)).statusCode, "moved");
+    // Another card with a refused purchase left on it: closing keeps it accepted (not all moved).
+    const other = await newCard(api, emp.h);
+    const ok = await buy(api, other, { amount: "8" });
+    const refused = await buy(api, other, { amount: "999999" });
+    assert.equal((await detail(api, emp.h, refused.transactionOid)).transactionStatus, "Refused");
+    assertOk(await flip(api, emp.h, { transactionoids: [ok.transactionOid], purpose: "Parking" }));
+    assertOk(await post(api, emp.h, "pwaclose", { oid: other.oid }));
+    assert.equal((await requestOf(api, emp.h, other.oid)).statusCode, "accepted");
+  }),
+);
