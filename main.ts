@@ -20,6 +20,16 @@ if (typeof Deno.cron === "function") {
 const config = parseConfig(Deno.env.toObject());
 const logger = createLogger(config.LOG_LEVEL);
 const deps = await makeDeps(config);
+// The crash tests (tests/server/jobs_crash_test.ts): outside production, QCARD_TEST_CRASH_AFTER
+// names a write after whose commit this process kills itself, before anything else runs.
+const crashAfter = config.APP_ENV === "production" ? "" : Deno.env.get("QCARD_TEST_CRASH_AFTER");
+if (crashAfter) {
+  deps.faults = {
+    afterCommit: (what) => {
+      if (what === crashAfter) Deno.kill(Deno.pid, "SIGKILL");
+    },
+  };
+}
 // Relay mode (docs/relay.md): the upstream is the system of record; this edge keeps no data of
 // its own to seed or deliver (its store holds VAPID keys, kept translations, push records).
 const relay = !!config.UPSTREAM_URL;

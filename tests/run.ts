@@ -108,8 +108,9 @@ const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pg
  * The API suites again on the PostgreSQL store (QCARD_TEST_STORE=postgres): a subset that
  * covers every store operation the app performs — activation and sessions, requests,
  * approvals, cards, transactions, receipts and documents (blob chunks), messages,
- * idempotency records, leases and blobs; and the process tests: two main.ts on one database
- * (scale_out) and a SIGKILL mid-burst (kill_burst).
+ * idempotency records, leases and blobs, jobs; and the process tests: two main.ts on one
+ * database (scale_out), a SIGKILL mid-burst (kill_burst) and one between a change and its push
+ * (jobs_crash).
  */
 const PG_SUITES = [
   "session_activation",
@@ -143,6 +144,8 @@ const PG_SUITES = [
   "store_outage",
   "concurrent_uploads",
   "export",
+  "jobs",
+  "jobs_crash",
 ].map((name) => `tests/server/${name}_test.ts`);
 /**
  * The browser tests' modules at a time (`QCARD_E2E_JOBS`, default 1): each starts its own

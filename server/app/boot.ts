@@ -10,13 +10,14 @@ import { parseOrg } from "../org/parse.ts";
 import { createIssuer, loadIssuerKey, newIssuerKeyText } from "../issuer/mod.ts";
 import { openKv } from "../store/kv.ts";
 import { createStore } from "../store/mod.ts";
-import { startSweeper } from "../store/blobs.ts";
-import { claimPeriod, leaseTtl, release, releaseHeld, runLeased } from "../store/lease.ts";
+import { release, releaseHeld, runLeased } from "../store/lease.ts";
 import { sweepBlobs } from "../domain/documents.ts";
-import { pushSender, startPush } from "../push/mod.ts";
-import { startReminders } from "../reminders/receipts.ts";
-import { startReconciler } from "../domain/issuer_reconcile.ts";
-import { startCardStops } from "../domain/leavers.ts";
+import { OVERDUE_CHECK_MS, pushSender, pushSendTimeoutMs, startPush } from "../push/mod.ts";
+import { JobRunner } from "../jobs/runner.ts";
+import { Scheduler } from "../jobs/scheduler.ts";
+import { REMINDER_CHECK_MS, runReminders } from "../reminders/receipts.ts";
+import { reconcileAuthorizations } from "../domain/issuer_reconcile.ts";
+import { runCardStops } from "../domain/leavers.ts";
 
 const DEMO_ORG_URL = new URL("../org/demo_org.json", import.meta.url);
 
@@ -55,64 +56,98 @@ export async function makeDeps(
   return deps;
 }
 
+/** Period of the sweep for jobs written by other processes (or left by a dead one). */
+const JOBS_POLL_MS = 2_000;
+/** Jobs run at the same time. */
+const JOBS_CONCURRENCY = 16;
+
 /** How often due card stops of leavers are looked for (each job keeps its own backoff). */
 const CARD_STOP_POLL_MS = 30_000;
 
 /**
- * Starts delivering queued messages (woken by commits, and swept), web push (server/push/)
- * and the blob sweep (abandoned uploads, interrupted deletions, every BLOB_SWEEP_MS):
- * main.ts calls it once the store is ready. Stop it (`await worker.stop()`, which stops
- * them all) before closing the KV. `worker.tick()` runs every periodic duty once (Deno.cron
- * calls it every minute: on Deno Deploy an isolate may stop between two timer runs).
+ * Starts the background work once the store is ready (main.ts): message delivery (woken by
+ * commits, and swept), the jobs wing (server/jobs/: pushes and the notifications that make them,
+ * written with their changes) and the one scheduler of the periodic duties. Stop it
+ * (`await worker.stop()`, which stops them all) before closing the KV. `worker.tick()` runs
+ * everything once (Deno.cron calls it every minute: on Deno Deploy an isolate may stop between
+ * two timer runs).
  */
 export function startDelivery(
   deps: Deps,
   opts: { log?: (line: string) => void } = {},
 ): DeliveryWorker {
+  const log = opts.log ?? ((line: string) => console.log(line));
   const worker = startWorker(deps, opts);
-  // Scale-out (docs/stores.md): one process on the store sweeps at a time (server/store/lease.ts).
-  const every = deps.config.BLOB_SWEEP_MS;
-  const sweep = () =>
-    runLeased(deps.store.kv, "blob-sweep", leaseTtl(every), () => sweepBlobs(deps));
-  const sweeper = startSweeper(sweep, every, opts.log);
-  // spec §1 push notifications: web push (events → push jobs in KV → push services) and the overdue
-  // check.
-  const push = startPush(deps, opts);
-  // Authorizations the issuer recorded without their transaction (a process that died
-  // between the two writes): repaired at start, then periodically.
-  const reconcileMs = deps.config.ISSUER_RECONCILE_MS;
-  const reconciler = startReconciler(deps, reconcileMs, opts.log);
-  // Leavers' cards stopped at the issuer, retried until done (domain/leavers.ts).
-  const cardStops = startCardStops(deps, CARD_STOP_POLL_MS, opts.log);
-  // spec §5: reminders of missing receipts (a push, a weekly digest), until done.
-  const sender = pushSender(deps);
-  const reminders = startReminders(deps, {
-    push: async () => !!(await sender()),
-    kick: () => push.worker.kick(),
-    log: opts.log,
+  const c = deps.config;
+  const jobs = new JobRunner({
+    kv: deps.store.kv,
+    kinds: {},
+    now: () => deps.now(),
+    log,
+    maxAttempts: c.MESSAGE_MAX_ATTEMPTS,
+    backoffMs: c.MESSAGE_BACKOFF_MS,
+    backoffMaxMs: c.MESSAGE_BACKOFF_MAX_MS,
+    runTimeoutMs: pushSendTimeoutMs(c),
+    concurrency: JOBS_CONCURRENCY,
+    pollMs: JOBS_POLL_MS,
   });
+  // spec §1 push notifications: changes → notify jobs → push jobs → push services.
+  const push = startPush(deps, { jobs, log });
+  jobs.start();
+  const sender = pushSender(deps);
+  // Scale-out (docs/stores.md): a leased duty runs in one process on the store at a time.
+  const duties = new Scheduler(deps.store.kv, { now: () => deps.now(), log })
+    // Abandoned uploads and interrupted deletions.
+    .add({
+      name: "blob-sweep",
+      everyMs: c.BLOB_SWEEP_MS,
+      firstAfterMs: Math.min(c.BLOB_SWEEP_MS, 5_000),
+      run: () => sweepBlobs(deps),
+    })
+    // Authorizations the issuer recorded without their transaction (a process that died
+    // between the two writes): repaired at start, then periodically.
+    .add({
+      name: "issuer-reconcile",
+      everyMs: c.ISSUER_RECONCILE_MS,
+      firstAfterMs: 0,
+      firstUnleased: true,
+      run: async () => {
+        const r = await reconcileAuthorizations(deps);
+        if (r.created > 0) {
+          log(`issuer reconciliation: ${r.created} missing transaction(s) recorded`);
+        }
+      },
+    })
+    // Leavers' cards stopped at the issuer, each retried with its own backoff until done.
+    .add({
+      name: "card-stops",
+      everyMs: CARD_STOP_POLL_MS,
+      mode: "each",
+      run: () => runCardStops(deps),
+    })
+    // spec §5: reminders of missing receipts (a push, a weekly digest), until done.
+    .add({
+      name: "receipt-reminders",
+      everyMs: REMINDER_CHECK_MS,
+      run: async () => runReminders(deps, { push: !!(await sender()) }),
+    })
+    // spec §1: a receipt becoming overdue is pushed to its holder.
+    .add({
+      name: "push-overdue",
+      everyMs: OVERDUE_CHECK_MS,
+      firstAfterMs: 0,
+      run: () => push.checkOverdue(),
+    })
+    .start();
   const tickWorker = worker.tick.bind(worker);
   worker.tick = async () => {
-    const blobs = claimPeriod(deps.store.kv, "blob-sweep", every, deps.now())
-      .then((ok) => ok ? sweeper.tick() : undefined);
-    const reconcile = claimPeriod(deps.store.kv, "issuer-reconcile", reconcileMs, deps.now())
-      .then((ok) => ok ? reconciler.tick() : undefined);
-    await Promise.all([
-      tickWorker(),
-      push.tick(),
-      blobs,
-      reconcile,
-      reminders.tick(),
-      cardStops.tick(),
-    ]);
+    await Promise.all([tickWorker(), jobs.tick(), duties.tick()]);
   };
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {
-    await reconciler.stop();
-    await cardStops.stop();
-    await reminders.stop();
+    await duties.stop();
     await push.stop();
-    await sweeper.stop();
+    await jobs.stop();
     await stopWorker();
     // Hands the periodic duties this process held to the others at their next tick.
     await releaseHeld(deps.store.kv).catch(() => {});

@@ -14,7 +14,8 @@ import type { User } from "../store/users.ts";
 import { teamChannel } from "../store/changes.ts";
 import { newComment, publishAdded, toComment } from "./comments.ts";
 import { subTypeOf } from "./request_views.ts";
-import { decidedRequest, modifyRequest, publishDecided } from "./requests.ts";
+import { decidedRequest, modifyRequest, notifyDecided, publishDecided } from "./requests.ts";
+import { notifyAfter } from "./events.ts";
 import { codesIn, labelIn } from "../org/labels.ts";
 import {
   applyVote,
@@ -307,7 +308,19 @@ export async function decide(
         r = { ...decided, updatedAt: deps.now() };
         op.check(req);
         requests.put(op, r);
+        notifyDecided(op, deps.now(), { authorOid: a.authorOid, oid: a.requestOid }, result);
       }
+    }
+    // The next level's approvers hear of it (spec §1 push notifications), durably with the vote.
+    const nextLevel = next.levels.find((l) => l.statusCode === "open");
+    if (nextLevel && nextLevel.level !== open.level) {
+      notifyAfter(op, deps.now(), {
+        type: "approval.opened",
+        approvalOid: a.oid,
+        requestOid: a.requestOid,
+        level: nextLevel.level,
+        teamOids: nextLevel.teamOids,
+      });
     }
     if (!(await op.commit()).ok) continue;
     const account = r ? ctx.accounts.get(r.accountOid) ?? null : null;

@@ -25,7 +25,11 @@ export interface Deps {
   /** The dev outbox view: present only when a channel uses the outbox transport (demo). */
   outbox?: OutboxView;
   /** Test hooks: a fault injected right before a domain write commits. */
-  faults?: { beforeCommit?: (what: string) => void | Promise<void> };
+  faults?: {
+    beforeCommit?: (what: string) => void | Promise<void>;
+    /** Right after a write committed, before anything else (the crash tests kill here). */
+    afterCommit?: (what: string) => void | Promise<void>;
+  };
   /** The card issuer (server/issuer/): the embedded simulator unless configured otherwise. */
   issuer: Issuer;
   events: EventBus;

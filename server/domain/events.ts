@@ -3,6 +3,7 @@
  * run after the write that caused the event has committed; a failing handler is logged, never
  * rethrown into the request that caused it.
  */
+import { addJob } from "../jobs/jobs.ts";
 export type DomainEvent =
   | { type: "activation.sent"; userOid: string; email: string }
   | { type: "device.activated"; userOid: string; deviceId: string }
@@ -41,6 +42,24 @@ export type DomainEvent =
   };
 
 type Handler = (e: DomainEvent) => void | Promise<void>;
+
+/**
+ * The jobs wing's kind (server/jobs/) that turns an event into the notifications it causes
+ * (server/push/mod.ts): written by `notifyAfter` in the atomic write of the change itself, so a
+ * process killed right after the commit still notifies (any process runs the job).
+ */
+export const NOTIFY = "event.notify";
+
+/** The events whose notifications are durable jobs (push/notify.ts noticesFor answers them). */
+export type NotifyEvent = Extract<
+  DomainEvent,
+  { type: "approval.opened" | "request.decided" | "card.purchase" }
+>;
+
+/** Adds to `op` the job that notifies the people `e` concerns, once `op` commits. */
+export function notifyAfter(op: Deno.AtomicOperation, now: number, e: NotifyEvent): void {
+  addJob(op, now, NOTIFY, e);
+}
 
 export class EventBus {
   private handlers: Handler[] = [];

@@ -1,5 +1,4 @@
 import type { Deps } from "./env.ts";
-import { leaseTtl, runLeased } from "../store/lease.ts";
 import { ingest } from "./transaction_ingest.ts";
 
 // Reconciliation with the issuer (the transaction ingest, made whole): the issuer's record of an
@@ -57,51 +56,4 @@ export async function reconcileAuthorizations(
     await kv.atomic().check(cur).set(CURSOR, { since: next }).commit();
   }
   return { seen, created };
-}
-
-/**
- * Runs a reconciliation at start, then every `everyMs` under the "issuer-reconcile" lease (one
- * process on the store at a time). The start-up run takes no lease: a process killed while it
- * held the lease would otherwise keep its successor waiting for the lease to run out, and the
- * run is safe beside another one.
- */
-export function startReconciler(
-  deps: Deps,
-  everyMs: number,
-  log: (line: string) => void = console.warn,
-): { tick(): Promise<void>; stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const report = (r: ReconcileResult) => {
-    if (r.created > 0) log(`issuer reconciliation: ${r.created} missing transaction(s) recorded`);
-  };
-  const run = (job: () => Promise<unknown>) => {
-    if (running || stopped) return;
-    running = job().then(() => {}, (err) => log(`issuer reconciliation failed: ${err}`))
-      .finally(() => running = null);
-  };
-  run(async () => report(await reconcileAuthorizations(deps)));
-  const timer = setInterval(() =>
-    run(async () => {
-      const r = await runLeased(
-        deps.store.kv,
-        "issuer-reconcile",
-        leaseTtl(everyMs),
-        () => reconcileAuthorizations(deps),
-      );
-      if (r.ran) report(r.value);
-    }), everyMs);
-  return {
-    /** One cron run: not under the lease (each ingest is checked; an evicted isolate's lease
-     * must not hold every other one off). */
-    tick() {
-      run(async () => report(await reconcileAuthorizations(deps)));
-      return running ?? Promise.resolve();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

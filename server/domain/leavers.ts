@@ -315,28 +315,3 @@ export async function pendingCardStops(deps: Deps): Promise<CardStopJob[]> {
   for await (const e of deps.store.kv.list<CardStopJob>({ prefix: [JOB] })) out.push(e.value);
   return out;
 }
-
-/** Runs due card stops every `everyMs` (a retry whose process stopped is picked up by another). */
-export function startCardStops(
-  deps: Deps,
-  everyMs: number,
-  log: (line: string) => void = console.warn,
-): { tick(): Promise<void>; stop(): Promise<void> } {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const run = () => {
-    if (running || stopped) return running ?? Promise.resolve();
-    running = runCardStops(deps).then(() => {}, (err) => log(`card stops failed: ${err}`))
-      .finally(() => running = null);
-    return running;
-  };
-  const timer = setInterval(run, everyMs);
-  return {
-    tick: run,
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

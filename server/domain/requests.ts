@@ -1,6 +1,7 @@
 import type { EditBody } from "../../client/shared/contract/request_bodies.ts";
 import { conflict, forbidden, HttpError, notFound } from "../errors.ts";
 import type { Deps } from "./env.ts";
+import { notifyAfter } from "./events.ts";
 import { translate } from "../i18n.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { CommentRecord } from "../store/comments.ts";
@@ -108,6 +109,15 @@ async function openApproval(
   const a = { ...newApproval(r, type, deps.now(), seq), ...(barred?.length ? { barred } : {}) };
   op.check({ key: ["approval", a.oid], versionstamp: null });
   deps.store.approvals.put(op, a);
+  // spec §1 push notifications: the first level's approvers hear of it, durably with the write.
+  const first = a.levels[0];
+  notifyAfter(op, deps.now(), {
+    type: "approval.opened",
+    approvalOid: a.oid,
+    requestOid: r.oid,
+    level: first.level,
+    teamOids: first.teamOids,
+  });
   return a;
 }
 
@@ -120,6 +130,7 @@ export async function submitRequest(deps: Deps, user: User, oid: string): Promis
     approval = await openApproval(deps, tr, r, op);
     return { ...r, status: "requested", approvalOid: approval.oid };
   });
+  await deps.faults?.afterCommit?.("request.submit");
   await publishOpened(deps, rec, approval!);
   return rec;
 }
@@ -296,9 +307,10 @@ export async function recordDecision(
   const author = await deps.store.users.get(a.authorOid);
   if (!author) return null;
   let changed = false;
-  const rec = await mutate(deps, author, a.requestOid, (r) => {
+  const rec = await mutate(deps, author, a.requestOid, (r, _f, op) => {
     const next = decidedRequest(r, approvalOid, outcome, approverNote);
     changed = next !== null;
+    if (next) notifyDecided(op, deps.now(), r, outcome);
     return next ?? r;
   });
   if (changed) await publishDecided(deps, rec, outcome);
@@ -318,6 +330,21 @@ export function decidedRequest(
 ): RequestRecord | null {
   if (r.status !== "requested" || r.approvalOid !== approvalOid) return null;
   return { ...r, status: outcome, approverNote };
+}
+
+/** The author hears of the outcome (spec §1 push notifications), durably with the write. */
+export function notifyDecided(
+  op: Deno.AtomicOperation,
+  now: number,
+  r: Pick<RequestRecord, "authorOid" | "oid">,
+  outcome: "accepted" | "rejected",
+): void {
+  notifyAfter(op, now, {
+    type: "request.decided",
+    userOid: r.authorOid,
+    requestOid: r.oid,
+    statusCode: outcome,
+  });
 }
 
 export async function publishDecided(

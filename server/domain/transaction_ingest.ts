@@ -1,6 +1,7 @@
 import { TX_STATUS } from "../../client/shared/transaction_rules.ts";
 import { conflict } from "../errors.ts";
 import type { Deps } from "./env.ts";
+import { notifyAfter } from "./events.ts";
 import type { Authorization } from "../issuer/mod.ts";
 import { type TransactionRecord, unaccounted } from "../store/transactions.ts";
 import { vatCodes } from "./vat.ts";
@@ -116,11 +117,21 @@ export async function ingest(
     const op = kv.atomic().check(link);
     transactions.put(op, t);
     transactions.link(op, t);
+    // A new purchase, authorised or refused: its author hears of it (spec §1 push
+    // notifications), durably with the transaction.
+    if (a.kind === "purchase") {
+      notifyAfter(op, now, {
+        type: "card.purchase",
+        userOid,
+        transactionOid: t.oid,
+        approved: a.approved,
+      });
+    }
     // Checked on the link being absent: a report and a reconciliation (issuer_reconcile.ts)
     // racing each other make one transaction, never two.
     await deps.faults?.beforeCommit?.("transaction.ingest");
     if ((await op.commit()).ok) {
-      // A new purchase, authorised or refused: its author hears of it (spec §1 push notifications).
+      await deps.faults?.afterCommit?.("transaction.ingest");
       if (a.kind === "purchase") {
         await deps.events.publish({
           type: "card.purchase",

@@ -1,10 +1,10 @@
 import type { Deps } from "../domain/env.ts";
-import type { DomainEvent } from "../domain/events.ts";
+import { type DomainEvent, NOTIFY, type NotifyEvent } from "../domain/events.ts";
+import type { JobKind, JobRunner } from "../jobs/runner.ts";
 import { vapidKeys } from "./keys.ts";
 import { type Notice, noticesFor } from "./notify.ts";
-import { addJobs, PushWorker } from "./outbox.ts";
+import { addJobs, newCounts, PUSH_SEND, type PushCounts, pushSendKind } from "./outbox.ts";
 import { checkOverdue } from "./overdue.ts";
-import { claimPeriod, leaseTtl, runLeased } from "../store/lease.ts";
 import { type PushSender, relayConfigured, relaySender } from "./relay.ts";
 import { sendPush } from "./send.ts";
 
@@ -12,17 +12,15 @@ export { vapidKeys } from "./keys.ts";
 
 /** Period of the overdue-receipt check. */
 export const OVERDUE_CHECK_MS = 10 * 60_000;
-/** Period of the poll for push jobs queued by other processes (or left by a crash). */
-export const PUSH_POLL_MS = 2_000;
-/** Pushes sent at the same time. */
-export const PUSH_CONCURRENCY = 16;
 
 export interface PushService {
-  worker: PushWorker;
-  /** Runs the overdue-receipt check now (also run every OVERDUE_CHECK_MS). */
+  /** The jobs runner's kick, and what push's jobs came to (tests and the bench). */
+  worker: { kick(): void; counts: PushCounts };
+  /**
+   * The overdue-receipt check, once (a periodic duty of the scheduler, every OVERDUE_CHECK_MS):
+   * the number of pushes queued.
+   */
   checkOverdue(): Promise<number>;
-  /** One cron run: a look for due jobs, and the overdue check when its period has passed. */
-  tick(): Promise<void>;
   /** Resolves once every queued push was delivered or given up. */
   idle(timeoutMs?: number): Promise<void>;
   stop(): Promise<void>;
@@ -36,16 +34,17 @@ export function pushService(deps: Deps): PushService | undefined {
 }
 
 /**
- * Web push (spec §1 push notifications), started beside the message worker (server/app/boot.ts
- * startDelivery): domain events become push jobs for the recipients' subscribed devices, queued in
- * KV (outbox.ts) and sent by the worker; receipts becoming overdue are checked periodically. Does
- * nothing but poll when push is off (production without VAPID keys). In relay mode (PUSH_RELAY_URL
- * and PUSH_RELAY_SECRET set) every push is handed to the edge, which holds the VAPID keys
- * (relay.ts): this server needs none of its own.
+ * Web push (spec §1 push notifications), in the jobs wing (server/jobs/): a change that notifies
+ * writes an `event.notify` job with itself (domain/events.ts notifyAfter); running it makes the
+ * notices (notify.ts) and one `push.send` job per subscribed device of each recipient, which the
+ * runner sends; receipts becoming overdue are checked periodically. Nothing is sent while push is
+ * off (production without VAPID keys). In relay mode (PUSH_RELAY_URL and PUSH_RELAY_SECRET set)
+ * every push is handed to the edge, which holds the VAPID keys (relay.ts): this server needs none
+ * of its own.
  */
 export function startPush(
   deps: Deps,
-  opts: { log?: (line: string) => void; overdueCheckMs?: number } = {},
+  opts: { jobs: JobRunner; log?: (line: string) => void },
 ): PushService {
   const log = opts.log ?? ((line: string) => console.log(line));
   const c = deps.config;
@@ -53,64 +52,78 @@ export function startPush(
   if (c.PUSH_RELAY_URL && !c.PUSH_RELAY_SECRET) {
     log("[push] PUSH_RELAY_URL is set without PUSH_RELAY_SECRET: push is off");
   }
-  const worker = new PushWorker({
-    store: deps.store,
-    sender,
-    now: () => deps.now(),
-    log,
-    maxAttempts: c.MESSAGE_MAX_ATTEMPTS,
-    backoffMs: c.MESSAGE_BACKOFF_MS,
-    backoffMaxMs: c.MESSAGE_BACKOFF_MAX_MS,
-    sendTimeoutMs: Math.min(c.MESSAGE_SEND_TIMEOUT_MS, 30_000),
-    concurrency: PUSH_CONCURRENCY,
-    pollMs: PUSH_POLL_MS,
-  }).start();
+  const counts = newCounts();
+  const { jobs } = opts;
+  jobs.register(
+    PUSH_SEND,
+    pushSendKind({
+      store: deps.store,
+      sender,
+      sendTimeoutMs: pushSendTimeoutMs(c),
+      maxAttempts: c.MESSAGE_MAX_ATTEMPTS,
+      counts,
+      log,
+    }),
+  );
+  jobs.register(NOTIFY, notifyKind(deps, sender));
   const unsubscribe = deps.events.subscribe(async (e) => {
     if (e.type === "device.unregistered") {
       // Its jobs find no subscription and are dropped.
       await deps.store.pushSubs.remove(deps.store.kv.atomic(), e.userOid, e.deviceId).commit();
-      return;
     }
-    if (!(await sender())) return;
-    if (await enqueue(deps, await noticesFor(deps, e))) worker.kick();
   });
   const overdue = async () => {
     if (!(await sender())) return 0;
-    const n = await checkOverdue(deps);
-    if (n) worker.kick();
-    return n;
+    return await checkOverdue(deps);
   };
-  let checking: Promise<unknown> = Promise.resolve();
-  const tick = () => {
-    // Scale-out (docs/stores.md): one process on the store checks at a time
-    // (server/store/lease.ts).
-    checking = runLeased(deps.store.kv, "push-overdue", leaseTtl(every), overdue)
-      .catch((err) => log(`[push] overdue check failed: ${err?.stack ?? err}`));
-  };
-  const every = opts.overdueCheckMs ?? OVERDUE_CHECK_MS;
-  const timer = setInterval(tick, every);
-  tick();
   const service: PushService = {
-    worker,
+    worker: { kick: () => jobs.kick(), counts },
     checkOverdue: overdue,
-    tick: async () => {
-      worker.kick();
-      if (await claimPeriod(deps.store.kv, "push-overdue", every, deps.now())) {
-        tick();
-        await checking;
-      }
-    },
-    idle: (ms) => worker.idle(ms),
-    async stop() {
-      clearInterval(timer);
+    idle: (ms) => jobs.idle(ms, [NOTIFY, PUSH_SEND]),
+    stop() {
       unsubscribe();
-      await checking;
-      await worker.stop();
       services.delete(deps);
+      return Promise.resolve();
     },
   };
   services.set(deps, service);
   return service;
+}
+
+/** A push's own timeout: the messages' send timeout, at most 30 s. */
+export const pushSendTimeoutMs = (c: Deps["config"]) => Math.min(c.MESSAGE_SEND_TIMEOUT_MS, 30_000);
+
+/** Mutations a notify job adds to its own end at most; beyond, the sends are written apart. */
+const FAN_OUT_IN_ONE_WRITE = 800;
+
+/**
+ * Running an `event.notify` job: the notices of the event (notify.ts, each in its recipient's
+ * language, read now: an approval level decided meanwhile notifies nobody), and a `push.send` job
+ * for each subscribed device, written with the notify job's end (one write: the sends exist
+ * exactly when the notify job is gone). A fan-out too large for one write is written in parts
+ * first: a crash between them sends some twice (the same tag: one notification on the device).
+ */
+function notifyKind(deps: Deps, sender: () => Promise<PushSender | null>): JobKind<NotifyEvent> {
+  return {
+    async run(job, done) {
+      if (!(await sender())) return { kind: "done" };
+      const notices = await noticesFor(deps, job.data);
+      const fan: { notice: Notice; subs: { userOid: string; deviceId: string }[] }[] = [];
+      for (const notice of notices) {
+        fan.push({ notice, subs: await deps.store.pushSubs.forUser(notice.userOid) });
+      }
+      const total = fan.reduce((n, f) => n + f.subs.length, 0);
+      if (total > FAN_OUT_IN_ONE_WRITE) {
+        await enqueue(deps, notices);
+        return { kind: "done" };
+      }
+      const now = deps.now();
+      for (const { notice, subs } of fan) {
+        addJobs(done, now, subs, JSON.stringify(notice.payload), notice);
+      }
+      return { kind: "done" };
+    },
+  };
 }
 
 /**

@@ -150,7 +150,7 @@ export function relayConfigured(
 /**
  * The upstream's sender in relay mode: POSTs {subscription, payload, ttlSeconds, urgency},
  * signed, to `${url}/edge/push` (no redirects followed, within the send timeout plus
- * RELAY_TIMEOUT_MARGIN_MS) and maps the edge's answer to the PushWorker's outcomes:
+ * RELAY_TIMEOUT_MARGIN_MS) and maps the edge's answer to the push job's outcomes (outbox.ts):
  *   2xx → delivered; 410 → gone (the edge does not know the subscription, or the push service
  *   said it is gone: the upstream drops it, and the device registers again at its next refresh);
  *   401/403 → retry, with an error naming the cause (PUSH_RELAY_SECRET differs, or the clocks

@@ -5,15 +5,14 @@ import { needsReceipt } from "../../client/shared/transaction_rules.ts";
 import type { Deps } from "../domain/env.ts";
 import { pickLocale, translate } from "../i18n.ts";
 import { addJobs } from "../push/outbox.ts";
-import { claimPeriod, leaseTtl, runLeased } from "../store/lease.ts";
 import type { TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 
 // Reminders of missing receipts that stop when done (spec §5 missing receipts): a captured
 // purchase still without a receipt and without a "no receipt" declaration RECEIPT_REMINDER_HOURS
 // after its capture gets one push to its holder, and is listed in one weekly email digest per
-// person. A queue-less periodic job (Deno.cron ticks it through startDelivery, a timer runs it
-// between ticks): every send is one atomic KV write checked against the absence of its mark —
+// person. A periodic duty of the scheduler (server/jobs/scheduler.ts, every REMINDER_CHECK_MS,
+// and Deno.cron's tick): every send is one atomic KV write checked against the absence of its mark —
 // ["receipt_reminder", txOid] for the push, ["receipt_digest", userOid, week] for the mail —
 // together with the push jobs or the queued mail, so a process stopping between two runs loses
 // nothing and two processes (or two runs) never send the same reminder twice. The same code path
@@ -167,48 +166,4 @@ export async function runReminders(
 ): Promise<{ pushed: number; mailed: number }> {
   const pushed = opts.push === false ? 0 : await pushReminders(deps);
   return { pushed, mailed: await sendDigests(deps) };
-}
-
-/**
- * Runs the reminders every `everyMs` under the "receipt-reminders" lease (one process on the
- * store at a time), and at each cron tick once its period has passed (claimPeriod). Each send
- * is checked on its own, so a run beside another one is still correct.
- */
-export function startReminders(
-  deps: Deps,
-  opts: {
-    everyMs?: number;
-    push?: () => Promise<boolean>;
-    kick?: () => void;
-    log?: (line: string) => void;
-  } = {},
-): { tick(): Promise<void>; stop(): Promise<void> } {
-  const every = opts.everyMs ?? REMINDER_CHECK_MS;
-  const log = opts.log ?? console.warn;
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const once = async () => {
-    const r = await runReminders(deps, { push: opts.push ? await opts.push() : true });
-    if (r.pushed) opts.kick?.();
-  };
-  const run = (leased: boolean) => {
-    if (running || stopped) return;
-    const job = leased
-      ? () => runLeased(deps.store.kv, "receipt-reminders", leaseTtl(every), once)
-      : once;
-    running = job().then(() => {}, (err) => log(`[reminders] run failed: ${err?.stack ?? err}`))
-      .finally(() => running = null);
-  };
-  const timer = setInterval(() => run(true), every);
-  return {
-    async tick() {
-      if (await claimPeriod(deps.store.kv, "receipt-reminders", every, deps.now())) run(false);
-      await running;
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await running;
-    },
-  };
 }

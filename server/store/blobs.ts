@@ -240,39 +240,3 @@ export class KvBlobStore implements BlobStore {
     return { pending, doomed };
   }
 }
-
-/** A periodic sweep: `tick` runs it now (unless one is under way); `stop` waits for it. */
-export interface Sweeper {
-  tick(): Promise<void>;
-  stop(): Promise<void>;
-}
-
-/**
- * Runs `sweep` every `everyMs` (first run soon after start), never two at once. Errors are
- * logged and the next period tries again.
- */
-export function startSweeper(
-  sweep: () => Promise<unknown>,
-  everyMs: number,
-  log: (line: string) => void = console.warn,
-): Sweeper {
-  let running: Promise<void> | null = null;
-  let stopped = false;
-  const tick = () => {
-    if (running || stopped) return running ?? Promise.resolve();
-    running = sweep().then(() => {}, (err) => log(`blob sweep failed: ${err}`))
-      .finally(() => running = null);
-    return running;
-  };
-  const first = setTimeout(tick, Math.min(everyMs, 5_000));
-  const timer = setInterval(tick, everyMs);
-  return {
-    tick,
-    async stop() {
-      stopped = true;
-      clearTimeout(first);
-      clearInterval(timer);
-      await running;
-    },
-  };
-}

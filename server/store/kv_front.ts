@@ -10,7 +10,7 @@
 import { KvOps, type RawEntry, type RawValue } from "./kv_ops.ts";
 import type { KvBackend } from "./kv_ops.ts";
 import { deserializeValue, serializeValue } from "./kv_values.ts";
-import { FrontListIterator, type Selector } from "./kv_front_list.ts";
+import { FrontListIterator } from "./kv_front_list.ts";
 
 export const QUEUES_REFUSED = "Queues are not supported by the PostgreSQL store";
 const COMMIT_VERSIONSTAMP = Symbol("KvCommitVersionstamp");

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, testApp } from "../helpers.ts";
-import { DUE, type PushJob } from "../../server/push/outbox.ts";
+import { type Job, JOB_DUE } from "../../server/jobs/jobs.ts";
+import { PUSH_SEND, type PushSendData } from "../../server/push/outbox.ts";
 import {
   isoWeek,
   pushReminders,
@@ -47,9 +48,12 @@ async function put(api: TestApi, t: TransactionRecord) {
 const purchase = (userOid: string, at: number, over: Partial<TransactionRecord> = {}) =>
   transactionRecord(userOid, { createdAt: at, capturedAt: at, updatedAt: at, ...over });
 
-async function pushJobs(api: TestApi): Promise<PushJob[]> {
-  const out: PushJob[] = [];
-  for await (const e of api.kv.list<PushJob>({ prefix: [DUE] })) out.push(e.value);
+/** The push jobs waiting (the jobs wing's "push.send"). */
+async function pushJobs(api: TestApi): Promise<PushSendData[]> {
+  const out: PushSendData[] = [];
+  for await (const e of api.kv.list<Job<PushSendData>>({ prefix: [JOB_DUE] })) {
+    if (e.value.kind === PUSH_SEND) out.push(e.value.data);
+  }
   return out;
 }
 

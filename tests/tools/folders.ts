@@ -38,6 +38,8 @@ export const FOLDER_ORDER: Tree[] = [
       ],
       // The domain: one code path for every store.
       ["server/domain"],
+      // The jobs wing: the work a change leaves behind, written with it.
+      ["server/jobs"],
       ["server/mail"],
       ["server/messages"],
       ["server/issuer", "server/store", "server/support"],
