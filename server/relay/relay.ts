@@ -13,6 +13,7 @@ import { clientResponseHeaders, upstreamRequestHeaders } from "./headers.ts";
 import { askedLocale, FRESH_WAIT_MS, keepTranslation, keptTranslation } from "./translations.ts";
 import { relayTarget } from "./path.ts";
 import { edgeCommentUploadUrl } from "./comment_upload.ts";
+import { addCommentAsSpec, rejectAsSpec, type Send, SPEC_CALL_PATHS } from "./spec_calls.ts";
 import { badRequest } from "../errors.ts";
 
 /**
@@ -43,6 +44,7 @@ const INITIALIZE = `/bonita${session.initialize.path}`;
 const TRANSLATION = `/bonita${session.translation.path}`;
 const REGISTER_PUSH = `/bonita${session.registerPushToken.path}`;
 const COMMENTS = `/bonita${requests.comments.path}`;
+const IDEMPOTENCY_KEY = "idempotency-key";
 
 /** Why the upstream gave no answer: 502 or 504. */
 class UpstreamError extends Error {
@@ -65,6 +67,9 @@ export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
   app.use("*", compress());
   // The one body the edge reads: read whole within the upstream's own JSON limit.
   app.use(session.registerPushToken.path, bufferedBody({ maxSize: MAX_JSON_BODY }));
+  for (const path of SPEC_CALL_PATHS) {
+    app.use(path.slice("/bonita".length), bufferedBody({ maxSize: MAX_JSON_BODY }));
+  }
   app.all("*", async (c) => {
     try {
       const path = c.req.path;
@@ -72,6 +77,7 @@ export function relayRoutes(opts: RelayOptions = {}): Hono<AppEnv> {
       if (c.req.method === "GET" && path === INITIALIZE) return await initialize(c);
       if (c.req.method === "POST" && path === REGISTER_PUSH) return await registerPush(c, opts);
       if (c.req.method === "GET" && path === COMMENTS) return await comments(c);
+      if (c.req.method === "POST" && SPEC_CALL_PATHS.includes(path)) return await specCall(c);
       return passOn(await forward(c));
     } catch (err) {
       if (err instanceof UpstreamError) return await upstreamFailed(c, err);
@@ -94,39 +100,63 @@ export function upstreamUrl(upstream: string, pathAndSearch: string): string {
   return `${base.origin}${prefix}${pathAndSearch}`;
 }
 
+/** A call the edge makes in the client's name instead of the client's own (./spec_calls.ts). */
+interface Instead {
+  method: "GET" | "POST";
+  /** A /bonita path (and query) the edge builds: checked by the same rule as the client's. */
+  path: string;
+  body?: unknown;
+  /** The Idempotency-Key to send: the client's (undefined), another, or none (null). */
+  key?: string | null;
+}
+
 /**
  * Sends the request upstream and resolves with its answer (headers; the body streams).
  * `read`: the edge reads the answer itself, so it must cross plain (not in the client's coding).
+ * `instead`: another call, with the client's credentials and forwarding headers.
  */
-async function forward(c: Context<AppEnv>, read = false): Promise<Response> {
+async function forward(c: Context<AppEnv>, read = false, instead?: Instead): Promise<Response> {
   const { config } = c.var.deps;
   const raw = c.req.raw;
   const url = new URL(raw.url);
   // The same check as the route's first middleware: what is sent is what was checked.
-  const target = relayTarget(raw.url);
+  const target = relayTarget(instead ? `${url.origin}${instead.path}` : raw.url);
   if (target === null) throw refusedPath();
   const headers = upstreamRequestHeaders(raw.headers, {
     peer: peerAddress(c),
     proto: url.protocol.replace(/:$/, ""),
     host: raw.headers.get("host"),
-    passEncoding: !read,
+    passEncoding: !read && !instead,
   });
+  if (instead) {
+    headers.delete("content-length");
+    headers.delete("content-encoding");
+    if (instead.body !== undefined) headers.set("content-type", "application/json");
+    else headers.delete("content-type");
+    if (instead.key === null) headers.delete(IDEMPOTENCY_KEY);
+    else if (instead.key !== undefined) headers.set(IDEMPOTENCY_KEY, instead.key);
+  }
   const ctl = new AbortController();
   let timedOut = false;
-  const hasBody = raw.method !== "GET" && raw.method !== "HEAD";
+  const method = instead?.method ?? raw.method;
+  const hasBody = method !== "GET" && method !== "HEAD";
   // The request's own stream is handed to fetch as it is: Deno then pipes the connection's
   // body to the upstream without a copy through JavaScript. The answer is awaited for
   // UPSTREAM_TIMEOUT_MS, plus the upload allowance on the upload call (a 10 MB file on a
   // slow link is not a slow upstream; the upstream bounds the body's own time).
-  const sent = hasBody ? raw.body : null;
-  const upload = raw.method === "POST" && c.req.path === `/bonita${UPLOAD_PATH}`;
+  const sent = instead
+    ? (instead.body === undefined ? null : JSON.stringify(instead.body))
+    : hasBody
+    ? raw.body
+    : null;
+  const upload = !instead && raw.method === "POST" && c.req.path === `/bonita${UPLOAD_PATH}`;
   const timer = setTimeout(() => {
     timedOut = true;
     ctl.abort();
   }, config.UPSTREAM_TIMEOUT_MS + (upload ? config.UPLOAD_TIMEOUT_MS : 0));
   try {
     return await fetch(upstreamUrl(config.UPSTREAM_URL!, target), {
-      method: raw.method,
+      method,
       headers,
       body: sent,
       redirect: "manual",
@@ -196,6 +226,21 @@ async function comments(c: Context<AppEnv>): Promise<Response> {
   const o = json as Record<string, unknown>;
   o.commentUploadUrl = edgeCommentUploadUrl(c.var.deps.config.UPSTREAM_URL!, o.commentUploadUrl);
   return passOn(res, JSON.stringify(o));
+}
+
+/**
+ * pwareject with a note and pwaaddcomment, sent upstream as the spec sends them (./spec_calls.ts),
+ * or relayed as they are.
+ */
+async function specCall(c: Context<AppEnv>): Promise<Response> {
+  // bufferedBody read it (413, 408, 400 as every JSON call): a copy to translate.
+  const text = c.req.raw.body ? await c.req.raw.clone().text() : "";
+  const send: Send = (method, path, body, key) => forward(c, true, { method, path, body, key });
+  const key = c.req.header(IDEMPOTENCY_KEY) ?? null;
+  const { deps } = c.var;
+  const res = await rejectAsSpec(c.req.path, text, send, key) ??
+    await addCommentAsSpec(c.req.path, text, send, deps.config.UPSTREAM_URL!, deps.now);
+  return res ? passOn(res) : passOn(await forward(c));
 }
 
 /** pwaregisterpushtoken: relayed, and once the upstream accepted it, recorded at the edge. */
