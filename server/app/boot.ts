@@ -65,9 +65,9 @@ const JOBS_CONCURRENCY = 16;
 const CARD_STOP_POLL_MS = 30_000;
 
 /**
- * Starts the background work once the store is ready (main.ts): message delivery (woken by
- * commits, and swept), the jobs wing (server/jobs/: pushes and the notifications that make them,
- * written with their changes) and the one scheduler of the periodic duties. Stop it
+ * Starts the background work once the store is ready (main.ts): the jobs wing (server/jobs/: one
+ * runner for mail and SMS, pushes and the notifications that make them, each written with its
+ * change) and the one scheduler of the periodic duties. Stop it
  * (`await worker.stop()`, which stops them all) before closing the KV. `worker.tick()` runs
  * everything once (Deno.cron calls it every minute: on Deno Deploy an isolate may stop between
  * two timer runs).
@@ -77,7 +77,6 @@ export function startDelivery(
   opts: { log?: (line: string) => void } = {},
 ): DeliveryWorker {
   const log = opts.log ?? ((line: string) => console.log(line));
-  const worker = startWorker(deps, opts);
   const c = deps.config;
   const jobs = new JobRunner({
     kv: deps.store.kv,
@@ -89,8 +88,10 @@ export function startDelivery(
     backoffMaxMs: c.MESSAGE_BACKOFF_MAX_MS,
     runTimeoutMs: pushSendTimeoutMs(c),
     concurrency: JOBS_CONCURRENCY,
-    pollMs: JOBS_POLL_MS,
+    pollMs: Math.min(c.MESSAGE_SWEEP_MS, JOBS_POLL_MS),
   });
+  // Mail and SMS: each message's delivery is a job (server/messages/worker.ts).
+  const worker = startWorker(deps, { ...opts, jobs });
   // spec §1 push notifications: changes → notify jobs → push jobs → push services.
   const push = startPush(deps, { jobs, log });
   jobs.start();
@@ -139,9 +140,8 @@ export function startDelivery(
       run: () => push.checkOverdue(),
     })
     .start();
-  const tickWorker = worker.tick.bind(worker);
   worker.tick = async () => {
-    await Promise.all([tickWorker(), jobs.tick(), duties.tick()]);
+    await Promise.all([jobs.tick(), duties.tick()]);
   };
   const stopWorker = worker.stop.bind(worker);
   worker.stop = async () => {

@@ -6,6 +6,7 @@ import { MessageQueue } from "../messages/queue.ts";
 import { HttpSmsTransport, NoSmsTransport } from "../messages/sms_http.ts";
 import type { Channel, Transport } from "../messages/types.ts";
 import { DeliveryWorker } from "../messages/worker.ts";
+import type { JobRunner } from "../jobs/runner.ts";
 
 export interface Messaging {
   messages: MessageQueue;
@@ -76,12 +77,13 @@ async function smtpCa(config: Config): Promise<string | undefined> {
 }
 
 /**
- * Starts delivering: woken by this process's commits, the start-up sweep and the periodic
- * one (no KV queue). Call once per process; stop() before kv.close().
+ * Starts delivering: each message's job runs on `jobs` (the process's one jobs runner, which the
+ * caller starts), or on a runner of the worker's own. Call once per process; stop() before
+ * kv.close().
  */
 export function startDelivery(
   deps: Messaging & { config: Config; now: () => number },
-  opts: { log?: (line: string) => void } = {},
+  opts: { log?: (line: string) => void; jobs?: JobRunner } = {},
 ): DeliveryWorker {
   const c = deps.config;
   const transports: Record<Channel, Transport> = { email: deps.mail, sms: deps.sms };
@@ -96,7 +98,7 @@ export function startDelivery(
     messageIdHost: new URL(c.PUBLIC_URL).hostname,
     now: () => deps.now(),
     log: opts.log ?? ((line) => console.log(line)),
-  }).start();
+  }, opts.jobs).start();
 }
 
 /** The start-up lines naming where messages go. */

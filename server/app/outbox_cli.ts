@@ -91,6 +91,8 @@ function jobRow(j: JobView, now: number): string {
   const age = `${Math.round((now - j.createdAt) / 1000)} s`;
   const data = (j as Job<Record<string, unknown>>).data ?? {};
   const about = SHOWN.filter((k) => typeof data[k] === "string").map((k) => `${k} ${data[k]}`);
+  // A message's delivery names its message (listed above it).
+  if (typeof data.id === "string") about.unshift(`message ${data.id}`);
   const when = j.state === "waiting"
     ? ` next in ${Math.max(0, j.at - now)} ms`
     : j.state === "running"

@@ -1,6 +1,6 @@
 import type { Deps } from "./env.ts";
 import { pickLocale } from "../i18n.ts";
-import { backoffMs } from "../messages/policy.ts";
+import { backoffMs } from "../jobs/policy.ts";
 import type { ApprovalRecord } from "../store/approvals.ts";
 import type { Team } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";

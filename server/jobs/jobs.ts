@@ -1,6 +1,7 @@
 /**
  * The jobs wing (docs/jobs.md): one durable job machinery for the work a change leaves to be
- * done after it — a push fanned out to a person's devices, a push sent to one device. A job is
+ * done after it — a mail or an SMS delivered, a notification fanned out to a person's devices, a
+ * push sent to one device. A job is
  * written in the same atomic operation as the change that causes it (`addJob(op, …)`): both
  * commit or neither does, so a process killed right after the commit leaves the job, and any
  * process on the store runs it. One key per job, ordered by when it is due:

@@ -1,11 +1,11 @@
-import { backoffMs, Semaphore, withTimeout } from "../messages/policy.ts";
+import { backoffMs, Semaphore, withTimeout } from "./policy.ts";
 import { type Job, JOB_DUE, JOB_FAILED, onJobAdded } from "./jobs.ts";
 
 /** What one attempt came to. */
 export type Outcome =
   | { kind: "done" }
   /** A temporary failure: tried again after a backoff, until maxAttempts. */
-  | { kind: "retry"; error: string; retryAfterMs?: number }
+  | { kind: "retry"; error: string; retryAfterMs?: number; at?: number }
   /** A permanent failure: given up now, kept under ["job_failed", id] for an operator. */
   | { kind: "failed"; error: string };
 
@@ -17,6 +17,13 @@ export interface JobKind<D = unknown> {
    * temporary failure.
    */
   run(job: Job<D>, done: Deno.AtomicOperation): Promise<Outcome>;
+  /** An attempt's time limit (and its lease), when not the runner's runTimeoutMs. */
+  timeoutMs?: number;
+  /**
+   * The kind keeps its own count of attempts and its own record of giving up (a message's
+   * record): a retry is never turned into a failure here, and `at` says exactly when it comes.
+   */
+  ownsAttempts?: boolean;
 }
 
 export interface RunnerOptions {
@@ -177,18 +184,15 @@ export class JobRunner {
     const { kv } = this.o;
     const now = this.o.now();
     const job: Job = { ...e.value, attempts: e.value.attempts + 1, runningSince: now };
-    const leaseKey = [
-      JOB_DUE,
-      now + this.o.runTimeoutMs + Math.min(30_000, this.o.runTimeoutMs),
-      job.id,
-    ];
+    const kind = this.o.kinds[job.kind];
+    const timeout = kind?.timeoutMs ?? this.o.runTimeoutMs;
+    const leaseKey = [JOB_DUE, now + timeout + Math.min(30_000, timeout), job.id];
     const claim = await kv.atomic().check(e).delete(e.key).set(leaseKey, job).commit();
     if (!claim.ok) return false;
     const lease = { key: leaseKey, versionstamp: claim.versionstamp };
     const what = `[jobs] ${job.kind} ${job.id}`;
     let done = kv.atomic().check(lease).delete(leaseKey);
     let outcome: Outcome;
-    const kind = this.o.kinds[job.kind];
     if (job.expiresAt !== undefined && now > job.expiresAt) {
       this.o.log(`${what} expired after ${job.attempts - 1} attempt(s): ${job.lastError ?? ""}`);
       outcome = { kind: "done" };
@@ -196,7 +200,7 @@ export class JobRunner {
       outcome = { kind: "failed", error: `no handler for ${job.kind} in this process` };
     } else {
       try {
-        outcome = await withTimeout(kind.run(job, done), this.o.runTimeoutMs);
+        outcome = await withTimeout(kind.run(job, done), timeout);
       } catch (err) {
         // Whatever the attempt had added to `done` is not to be trusted: a fresh write.
         done = kv.atomic().check(lease).delete(leaseKey);
@@ -205,18 +209,21 @@ export class JobRunner {
     }
     const rest: Job = { ...job };
     delete rest.runningSince;
-    if (outcome.kind === "retry" && job.attempts >= this.o.maxAttempts) {
+    if (outcome.kind === "retry" && !kind?.ownsAttempts && job.attempts >= this.o.maxAttempts) {
       outcome = { kind: "failed", error: `${outcome.error} (after ${job.attempts} attempts)` };
     }
     if (outcome.kind === "retry") {
-      const wait = Math.max(
+      const wait = outcome.at !== undefined ? Math.max(0, outcome.at - this.o.now()) : Math.max(
         backoffMs(job.attempts, this.o.backoffMs, this.o.backoffMaxMs),
         Math.min(outcome.retryAfterMs ?? 0, this.o.backoffMaxMs),
       );
       const at = this.o.now() + wait;
       done = kv.atomic().check(lease).delete(leaseKey)
         .set([JOB_DUE, at, job.id], { ...rest, lastError: outcome.error });
-      this.o.log(`${what} attempt ${job.attempts} failed (${outcome.error}); next in ${wait} ms`);
+      // A kind that keeps its own record logs its own failures.
+      if (!kind?.ownsAttempts) {
+        this.o.log(`${what} attempt ${job.attempts} failed (${outcome.error}); next in ${wait} ms`);
+      }
       this.wakeAt(at);
     } else if (outcome.kind === "failed") {
       done = kv.atomic().check(lease).delete(leaseKey)

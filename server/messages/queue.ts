@@ -1,5 +1,9 @@
 import { MessageRepo, newMessageId } from "./store.ts";
 import type { Message, MessageInput } from "./types.ts";
+import { addJob } from "../jobs/jobs.ts";
+
+/** The jobs wing's kind that delivers one message (worker.ts runs it). */
+export const MESSAGE_SEND = "message.send";
 
 export interface QueueOptions {
   /** Delivered, expired and discarded records are kept this long (ms), then KV drops them. */
@@ -21,9 +25,6 @@ export class QueueError extends Error {
   override name = "QueueError";
 }
 
-/** Told, in the process that committed it, when a message falls due (its epoch ms). */
-export type DueListener = (at: number) => void;
-
 /**
  * The transactional outbox. `add` puts a message into the caller's atomic operation,
  * together with the state change that causes it: both commit or neither does. The record
@@ -34,7 +35,6 @@ export type DueListener = (at: number) => void;
  */
 export class MessageQueue {
   readonly repo: MessageRepo;
-  private listeners = new Set<DueListener>();
 
   constructor(readonly kv: Deno.Kv, private opts: QueueOptions) {
     this.repo = new MessageRepo(kv, opts.retentionMs);
@@ -57,43 +57,13 @@ export class MessageQueue {
       updatedAt: now,
       attempts: 0,
       nextAttemptAt: now + (opts.delayMs ?? 0),
+      hasJob: true,
     };
     this.repo.write(op, null, msg);
     if (input.replaceKey) this.repo.setLatest(op, input.replaceKey, id);
-    this.wakeAfterCommit(op, msg.nextAttemptAt);
+    // Its delivery, a job of the jobs wing written in the same operation (worker.ts).
+    addJob(op, now, MESSAGE_SEND, { id }, { delayMs: opts.delayMs });
     return id;
-  }
-
-  /** Calls `fn` whenever a message committed by this process falls due at a given time. */
-  onDue(fn: DueListener): () => void {
-    this.listeners.add(fn);
-    return () => this.listeners.delete(fn);
-  }
-
-  private due(at: number): void {
-    for (const fn of this.listeners) fn(at);
-  }
-
-  /**
-   * The caller commits `op`, not this queue: its commit is wrapped once so that, when it
-   * succeeds, the worker of this process hears at once (a mail leaves in milliseconds). A
-   * failed commit wrote nothing and wakes nobody; a process that stops right after the
-   * commit leaves a pending record, which the next sweep (any process) delivers.
-   */
-  private wakeAfterCommit(op: Deno.AtomicOperation, at: number): void {
-    const known = wakes.get(op);
-    if (known) {
-      known.at = Math.min(known.at, at);
-      return;
-    }
-    const wake = { at };
-    wakes.set(op, wake);
-    const commit = op.commit.bind(op);
-    op.commit = async () => {
-      const r = await commit();
-      if (r.ok) this.due(wake.at);
-      return r;
-    };
   }
 
   /** Queues one message on its own (nothing else to commit with it). */
@@ -194,14 +164,10 @@ export class MessageQueue {
       const now = this.opts.now();
       const m = { ...next(e.value, now), updatedAt: now };
       const op = this.repo.write(this.kv.atomic().check(e), e.value, m);
-      if ((await op.commit()).ok) {
-        if (requeue) this.due(m.nextAttemptAt);
-        return m;
-      }
+      // A message sent again needs a job again (its last one ended with the failure).
+      if (requeue) addJob(op, now, MESSAGE_SEND, { id });
+      if ((await op.commit()).ok) return m;
     }
     throw new QueueError(`message ${id} kept changing, try again`);
   }
 }
-
-/** The pending wake-up of an atomic operation that added messages (one per operation). */
-const wakes = new WeakMap<Deno.AtomicOperation, { at: number }>();

@@ -61,6 +61,8 @@ export interface Message extends MessageInput {
   deliveredAt?: number;
   /** The body was dropped after delivery or expiry (codes are not kept in clear). */
   scrubbed?: boolean;
+  /** Written with its `message.send` job (server/jobs/); absent on messages queued before. */
+  hasJob?: true;
 }
 
 /** What a transport is handed: the record's content plus its stable Message-ID. */

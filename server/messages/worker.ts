@@ -1,6 +1,8 @@
-import type { MessageQueue } from "./queue.ts";
-import { backoffMs, classify, Semaphore, withTimeout } from "./policy.ts";
-import { leaseTtl, runLeased } from "../store/lease.ts";
+import { MESSAGE_SEND, type MessageQueue } from "./queue.ts";
+import { classify } from "./policy.ts";
+import { backoffMs, Semaphore, withTimeout } from "../jobs/policy.ts";
+import { addJob } from "../jobs/jobs.ts";
+import { JobRunner, type Outcome } from "../jobs/runner.ts";
 import {
   type Channel,
   type DeliveryError,
@@ -19,8 +21,8 @@ export interface WorkerOptions {
   /** A whole attempt is abandoned after this (transports have their own, shorter, timeouts). */
   sendTimeoutMs: number;
   /**
-   * Period of the sweep that finds due messages this process was not told of: written by
-   * another process, or retries whose process stopped (Deno.cron adds a run every minute).
+   * Period of the sweep that finds jobs this process was not told of (another process's, or a
+   * retry whose process stopped), when this worker runs its own jobs runner (tests).
    */
   sweepMs: number;
   /** Messages sent at the same time, at most. */
@@ -31,75 +33,81 @@ export interface WorkerOptions {
   log: (line: string) => void;
 }
 
-/**
- * Delivers queued messages. A message record is its own job: pending with the time its
- * next attempt is due, in the ["msg_open", "pending"] index (no KV queue: today's Deno
- * Deploy and KV Connect have none). The worker is woken right after a commit in this
- * process that added one (MessageQueue.onDue), at the due time of the earliest pending one
- * it saw (a timer), and by the sweep (every sweepMs, and `tick()` from Deno.cron), which
- * also takes back attempts whose lease ran out. Exactly-once towards transports as far as a
- * versioned pending → sending transition can make it: a second look at a message finds it
- * delivered (or being sent) and does nothing, whichever process looks. Failures are retried
- * by moving the due time back with an exponential delay, in the same atomic write that
- * records the failure.
- */
 /** A message this little before its due time is taken now (timers fire a little early). */
 const EARLY_TOLERANCE_MS = 50;
 
+/**
+ * Delivers queued messages, in the jobs wing (server/jobs/): MessageQueue.add writes each message's
+ * record (pending, with the time its next attempt is due) and its `message.send` job in the same
+ * atomic write as the change that causes it (no KV queue: today's Deno Deploy and KV Connect have
+ * none). The jobs runner runs the job — woken by the commit in this process, by its timer and
+ * sweep, and by Deno.cron's tick — and an attempt claims the message with a checked
+ * pending → sending write, so a second look (a repeated job, another process) finds it delivered
+ * or being sent and does nothing. Failures are retried by moving the record's due time back with
+ * an exponential delay, in the write that records the failure, and the job with it; the record is
+ * what the outbox, /healthz and `deno task outbox` read.
+ */
+export { MESSAGE_SEND };
+
 export class DeliveryWorker {
   private stopping = false;
-  private inflight = new Set<Promise<void>>();
   private sem: Semaphore;
-  private sweepTimer?: ReturnType<typeof setInterval>;
-  /** The one timer waiting for the earliest known due time. */
-  private wake?: { at: number; timer: ReturnType<typeof setTimeout> };
-  private scanning?: Promise<void>;
-  private scanAgain = false;
-  /** Messages an attempt of this process is waiting for or running (not looked at twice). */
-  private taken = new Set<string>();
-  private unsubscribe?: () => void;
-  /** Bumped whenever an attempt or sweep starts or ends (idle() reads counts between). */
-  private generation = 0;
-  /** Resolvers waiting for the queue to drain (tests, bench). */
-  private idleWaiters: (() => void)[] = [];
+  private runner: JobRunner;
+  /** This worker started the runner itself (no shared one was given): it stops it too. */
+  private ownRunner: boolean;
 
-  constructor(private queue: MessageQueue, private opts: WorkerOptions) {
+  constructor(private queue: MessageQueue, private opts: WorkerOptions, runner?: JobRunner) {
     this.sem = new Semaphore(opts.concurrency);
+    this.ownRunner = !runner;
+    this.runner = runner ?? new JobRunner({
+      kv: queue.kv,
+      kinds: {},
+      now: opts.now,
+      log: opts.log,
+      maxAttempts: opts.maxAttempts,
+      backoffMs: opts.backoffMs,
+      backoffMaxMs: opts.backoffMaxMs,
+      runTimeoutMs: opts.sendTimeoutMs,
+      concurrency: opts.concurrency,
+      pollMs: opts.sweepMs,
+    });
+    this.runner.register(MESSAGE_SEND, {
+      timeoutMs: opts.sendTimeoutMs + 5_000,
+      ownsAttempts: true,
+      run: (job) => this.attempt((job.data as { id: string }).id),
+    });
   }
 
   /**
-   * Starts: listens for this process's commits, looks for due work at once (not under the
-   * lease: a process killed while holding it must not delay the next one's start-up by the
-   * lease's length), and runs the leased sweep every sweepMs.
+   * Starts: gives every open message written before the jobs wing its job (once per store), and
+   * starts the runner when it is this worker's own.
    */
   start(): this {
-    this.unsubscribe = this.queue.onDue((at) => this.dueAt(at));
-    this.kick();
-    this.sweepTimer = setInterval(() => this.track(this.sweepOnce()), this.opts.sweepMs);
+    queueMicrotask(() => {
+      this.adoptOpen().catch((err) => this.opts.log(`[messages] adopting open messages: ${err}`));
+    });
+    if (this.ownRunner) this.runner.start();
     return this;
   }
 
-  /**
-   * One cron run (Deno.cron calls it every minute where isolates stop between requests): a
-   * look for due work, not under the lease either (an isolate evicted while holding it would
-   * stop every other one's cron runs until it ran out). Safe from several processes at once:
-   * every attempt claims its message with a checked write.
-   */
+  /** One cron run: a look for due jobs (safe from several processes: claims are checked). */
   tick(): Promise<void> {
-    return this.kick();
+    return this.runner.tick();
+  }
+
+  /** Looks for due jobs now. */
+  kick(): Promise<void> {
+    this.runner.kick();
+    return Promise.resolve();
   }
 
   /**
    * Stops taking work and waits for attempts under way; closes the transports. A message
-   * left pending is found by the next start's sweep (or another process's).
+   * left pending keeps its job, which the next start (or another process) runs.
    */
   async stop(): Promise<void> {
     this.stopping = true;
-    this.unsubscribe?.();
-    clearInterval(this.sweepTimer);
-    clearTimeout(this.wake?.timer);
-    this.wake = undefined;
-    while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+    if (this.ownRunner) await this.runner.stop();
     for (const t of Object.values(this.opts.transports)) await t.close();
   }
 
@@ -107,110 +115,43 @@ export class DeliveryWorker {
   async idle(timeoutMs = 30_000): Promise<void> {
     const until = Date.now() + timeoutMs;
     while (Date.now() < until) {
-      // Nothing of ours may start or end while the counts are read, or they may be torn.
-      const quiet = this.inflight.size === 0 ? this.generation : -1;
+      await this.runner.idle(Math.max(1, until - Date.now()), [MESSAGE_SEND]).catch(() => {});
       const c = await this.queue.repo.counts();
-      if (c.pending === 0 && c.sending === 0 && quiet === this.generation) return;
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, 25);
-        this.idleWaiters.push(() => (clearTimeout(t), r()));
-      });
+      if (c.pending === 0 && c.sending === 0) return;
+      await new Promise((r) => setTimeout(r, 25));
     }
     throw new Error("messages still pending after the timeout");
   }
 
-  /** Looks for due messages now (coalesced: one look at a time, one more if asked meanwhile). */
-  kick(): Promise<void> {
-    if (this.stopping) return Promise.resolve();
-    if (this.scanning) {
-      this.scanAgain = true;
-      return this.scanning;
-    }
-    const run = this.track(this.scan()).finally(() => {
-      this.scanning = undefined;
-      if (this.scanAgain) {
-        this.scanAgain = false;
-        this.kick();
-      }
-    });
-    this.scanning = run;
-    return run;
-  }
-
-  /** A message is due at `at`: look now, or set the timer for then. */
-  private dueAt(at: number): void {
-    if (this.stopping) return;
-    if (at - this.opts.now() <= EARLY_TOLERANCE_MS) this.kick();
-    else this.wakeAt(at);
-  }
-
-  private wakeAt(at: number): void {
-    if (this.stopping || (this.wake && this.wake.at <= at)) return;
-    clearTimeout(this.wake?.timer);
-    const timer = setTimeout(() => {
-      this.wake = undefined;
-      this.kick();
-    }, Math.max(0, at - this.opts.now()));
-    this.wake = { at, timer };
+  /** One attempt at one message now, if it is due and still to send (tests step with it). */
+  async deliver(id: string): Promise<void> {
+    await this.attempt(id);
   }
 
   /**
-   * Starts an attempt for every pending message due now and every attempt whose lease ran
-   * out; sets the timer for the earliest one not yet due. Reads only the open index (a
-   * range of the messages not yet delivered), so delivered ones cost nothing.
+   * One attempt: claims the message (pending → sending, checked), sends it, records the
+   * outcome. The job's outcome: done, or a retry at the record's new due time.
    */
-  private async scan(): Promise<void> {
-    const { repo } = this.queue;
-    const now = this.opts.now();
-    let next = Infinity;
-    const due: string[] = [];
-    for await (const { id, summary } of repo.open("pending")) {
-      if (this.stopping) return;
-      if (summary.nextAttemptAt - now <= EARLY_TOLERANCE_MS) due.push(id);
-      else next = Math.min(next, summary.nextAttemptAt);
-    }
-    for await (const { id, summary } of repo.open("sending")) {
-      if (this.stopping) return;
-      const until = summary.leaseUntil ?? 0;
-      if (until <= now) due.push(id);
-      else next = Math.min(next, until);
-    }
-    for (const id of due) {
-      if (this.taken.has(id)) continue;
-      this.taken.add(id);
-      this.track(this.deliver(id).finally(() => this.taken.delete(id)));
-    }
-    if (next < Infinity) this.wakeAt(next);
-  }
-
-  private track(p: Promise<void>): Promise<void> {
-    this.generation++;
-    const q = p.catch((err) => this.opts.log(`[messages] worker error: ${err?.stack ?? err}`))
-      .finally(() => {
-        this.generation++;
-        this.inflight.delete(q);
-        for (const w of this.idleWaiters.splice(0)) w();
-      });
-    this.inflight.add(q);
-    return q;
-  }
-
-  /** One attempt at one message, if it is still ours to send. */
-  async deliver(id: string): Promise<void> {
+  private async attempt(id: string): Promise<Outcome> {
     await this.sem.acquire();
     try {
-      if (this.stopping) return;
+      if (this.stopping) return { kind: "retry", error: "stopping", at: this.opts.now() };
       const { repo, kv } = this.queue;
       const e = await repo.get(id);
       const m = e.value;
-      if (!m) return;
+      if (!m) return { kind: "done" };
       const now = this.opts.now();
       const stale = m.state === "sending" && (m.leaseUntil ?? 0) <= now;
-      // Delivered, failed, expired, discarded, or another attempt under way: nothing to do.
-      if (m.state !== "pending" && !stale) return;
-      // Not due yet (a look that read the message before its attempt failed and moved its
-      // due time back): the timer set for the new due time comes then.
-      if (m.state === "pending" && m.nextAttemptAt - now > EARLY_TOLERANCE_MS) return;
+      // Another attempt under way (its lease alive): looked at again when its lease ends.
+      if (m.state === "sending" && !stale) {
+        return { kind: "retry", error: "an attempt is under way", at: m.leaseUntil! };
+      }
+      // Delivered, failed, expired or discarded: nothing to do.
+      if (m.state !== "pending" && !stale) return { kind: "done" };
+      // Not due yet (its job came early, or a retry moved its time): then.
+      if (m.state === "pending" && m.nextAttemptAt - now > EARLY_TOLERANCE_MS) {
+        return { kind: "retry", error: "not due yet", at: m.nextAttemptAt };
+      }
       // A code past its lifetime, or revoked by a newer code, is not worth sending.
       const newer = m.replaceKey ? await repo.latest(m.replaceKey) : null;
       const dead = m.expiresAt !== undefined && m.expiresAt <= now
@@ -230,7 +171,7 @@ export class DeliveryWorker {
           lastError: dead === "superseded" ? `superseded by ${newer}` : m.lastError,
         };
         await repo.write(kv.atomic().check(e), m, done).commit();
-        return;
+        return { kind: "done" };
       }
       const sending: Message = {
         ...m,
@@ -243,7 +184,8 @@ export class DeliveryWorker {
         updatedAt: now,
       };
       const claim = await repo.write(kv.atomic().check(e), m, sending).commit();
-      if (!claim.ok) return; // another worker (or a redelivered item) took it
+      // Another attempt (or an operator) changed it meanwhile: theirs now.
+      if (!claim.ok) return { kind: "done" };
       const transport = this.opts.transports[m.channel];
       let error: DeliveryError | undefined;
       try {
@@ -251,7 +193,7 @@ export class DeliveryWorker {
       } catch (err) {
         error = classify(err);
       }
-      await this.finish(id, claim.versionstamp, sending, transport, error);
+      return await this.finish(id, claim.versionstamp, sending, transport, error);
     } finally {
       this.sem.release();
     }
@@ -263,12 +205,11 @@ export class DeliveryWorker {
     sending: Message,
     transport: Transport,
     error?: DeliveryError,
-  ) {
+  ): Promise<Outcome> {
     const { repo, kv } = this.queue;
     const now = this.opts.now();
     const base = { ...sending, leaseUntil: undefined, updatedAt: now };
     let next: Message;
-    let retryIn = 0;
     if (!error) {
       // Codes are not kept in clear once out; the dev outbox keeps its copy to be read.
       const scrub = transport.kind !== "outbox";
@@ -286,7 +227,7 @@ export class DeliveryWorker {
           error.message,
       );
     } else {
-      retryIn = Math.max(
+      const retryIn = Math.max(
         backoffMs(sending.attempts, this.opts.backoffMs, this.opts.backoffMaxMs),
         Math.min(error.retryAfterMs ?? 0, this.opts.backoffMaxMs),
       );
@@ -301,7 +242,11 @@ export class DeliveryWorker {
     if (!(await op.commit()).ok) {
       // Our lease ran out and someone took over, or an operator changed it: theirs now.
       this.opts.log(`[messages] ${id} changed during the attempt; outcome not recorded`);
-    } else if (next.state === "pending") this.wakeAt(next.nextAttemptAt);
+      return { kind: "done" };
+    }
+    return next.state === "pending"
+      ? { kind: "retry", error: next.lastError ?? "", at: next.nextAttemptAt }
+      : { kind: "done" };
   }
 
   private outgoing(m: Message): Outgoing {
@@ -317,11 +262,32 @@ export class DeliveryWorker {
   }
 
   /**
-   * The periodic sweep, by the one process on the store holding its lease (the others'
-   * commits and timers still wake them for their own messages).
+   * Messages queued before the jobs wing (pending or sending, without a job) get one, once per
+   * store: a marker written in the same checked write as the jobs says it is done.
    */
-  private async sweepOnce(): Promise<void> {
-    const ttl = leaseTtl(this.opts.sweepMs);
-    await runLeased(this.queue.kv, "message-sweep", ttl, () => this.kick());
+  private async adoptOpen(): Promise<void> {
+    const { kv, repo } = this.queue;
+    const marker = await kv.get(ADOPTED);
+    if (marker.value !== null) return;
+    const open: string[] = [];
+    for (const state of ["pending", "sending"] as const) {
+      for await (const { id } of repo.open(state)) open.push(id);
+    }
+    const ids: string[] = [];
+    for (let i = 0; i < open.length; i += 10) {
+      const got = await kv.getMany<Message[]>(open.slice(i, i + 10).map((id) => ["msg", id]));
+      for (const e of got) if (e.value && !e.value.hasJob) ids.push(e.value.id);
+    }
+    const now = this.opts.now();
+    for (let i = 0; i < ids.length; i += 500) {
+      const op = kv.atomic().check(marker);
+      for (const id of ids.slice(i, i + 500)) addJob(op, now, MESSAGE_SEND, { id });
+      if (i + 500 >= ids.length) op.set(ADOPTED, now);
+      if (!(await op.commit()).ok) return; // another process is at it
+    }
+    if (!ids.length) await kv.atomic().check(marker).set(ADOPTED, now).commit();
   }
 }
+
+/** Set once every message written before the jobs wing has its job. */
+const ADOPTED = ["jobs_ready", "messages"];

@@ -38,10 +38,10 @@ export const FOLDER_ORDER: Tree[] = [
       ],
       // The domain: one code path for every store.
       ["server/domain"],
-      // The jobs wing: the work a change leaves behind, written with it.
-      ["server/jobs"],
       ["server/mail"],
       ["server/messages"],
+      // The jobs wing: the work a change leaves behind, written with it.
+      ["server/jobs"],
       ["server/issuer", "server/store", "server/support"],
       // The base: configuration, errors, translation, logs; the org file's schema.
       ["server", "server/ocr", "server/org"],
