@@ -193,7 +193,10 @@ Deno.test(
     // Each message is delivered by a job of its own: one runner for every kind.
     const kinds = new Set((await listJobs(api.kv)).map((j) => j.kind));
     assert.deepEqual([...kinds].sort(), ["event.notify", "message.send"]);
-    assert.ok(out.some((l) => / waiting message\.send {2}message \w+ {2}age /.test(l)), out.join("\n"));
+    assert.ok(
+      out.some((l) => / waiting message\.send {2}message \w+ {2}age /.test(l)),
+      out.join("\n"),
+    );
   }),
 );
 
