@@ -4,11 +4,12 @@
  * for approver@ (level 1) and manager@ (level 2), an active Visa card with captured, authorised,
  * refused (one of each reason) and foreign-currency purchases spread over today, yesterday, last
  * week and older, one captured purchase whose receipt is overdue, and a closed Mastercard; receipts
- * on three purchases, two of them reviewed with their VAT (spec §4 VAT flag). Everything goes
- * through the domain functions the API and the issuer's test mode use (createRequest,
- * submitRequest, decide, generateCard, closeRequest, cancelRequest, purchase/capture/refund), with
- * `deps.now` set to earlier instants while seeding, so the records are exactly what the app would
- * have made at those times. Nothing is mailed: the domain only queues messages, and the activation
+ * on three purchases, two of them reviewed with their VAT (spec §4 VAT flag). The story is data
+ * (server/org/demo_history.json, checked by a schema when read); this module replays it step by
+ * step through the domain functions the API and the issuer's test mode use (createRequest,
+ * submitRequest, decide, generateCard, closeRequest, cancelRequest, purchase/capture/reverse,
+ * attachDocument, review), with `deps.now` set to each step's instant, so the records are exactly
+ * what the app would have made at those times. Nothing is mailed: the domain only queues messages, and the activation
  * mails are queued afterwards by boot.ts.
  */
 import type { Deps } from "../domain/env.ts";
@@ -25,20 +26,11 @@ import { attachDocument } from "../domain/uploads.ts";
 import { saveNote } from "../domain/documents.ts";
 import { review, setDoTax } from "../domain/vat.ts";
 import { receiptPdf } from "../org/sample_pdf.ts";
+import story from "../org/demo_history.json" with { type: "json" };
+import * as z from "zod";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
-
-/** The demo's 3-D Secure password of employee@ (README: Demo organisation). */
-export const DEMO_3DS_PASSWORD = "demo3ds";
-const DEMO_PHONE = { countryPrefix: "+33", phoneNumber: "612345678" };
-
-/** Who the history belongs to and who decides on it (emails of server/org/demo_org.json). */
-const WHO = {
-  employee: "employee@demo.example",
-  approver: "approver@demo.example",
-  manager: "manager@demo.example",
-};
 
 /**
  * Seeds the history. Call once, right after the demo organisation was imported into an empty
@@ -74,30 +66,125 @@ async function user(deps: Deps, email: string): Promise<User> {
   return u;
 }
 
-async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
-  const emma = await user(deps, WHO.employee);
-  const adam = await user(deps, WHO.approver);
-  const maria = await user(deps, WHO.manager);
-  const { approvals } = deps.store;
+/** One step of the story (server/org/demo_history.json), checked when read. */
+const When = z.tuple([z.number().int().min(0), z.number().min(0).optional()]);
+const Who = z.enum(["employee", "approver", "manager"]);
+const base = { at: When.optional(), why: z.string().optional() };
+const Step = z.discriminatedUnion("do", [
+  z.object({
+    ...base,
+    do: z.literal("create"),
+    as: Who,
+    ref: z.string(),
+    body: z.record(z.string(), z.unknown()),
+  }),
+  z.object({
+    ...base,
+    do: z.enum(["submit", "card", "close", "cancel"]),
+    as: Who,
+    ref: z.string(),
+  }),
+  z.object({
+    ...base,
+    do: z.literal("decide"),
+    as: Who,
+    ref: z.string(),
+    decision: z.enum(["approved", "rejected"]),
+  }),
+  z.object({ ...base, do: z.literal("comment"), as: Who, ref: z.string(), text: z.string() }),
+  z.object({ ...base, do: z.literal("readCard"), as: Who, card: z.string() }),
+  z.object({
+    ...base,
+    do: z.literal("purchase"),
+    card: z.string(),
+    ref: z.string().optional(),
+    merchant: z.tuple([z.string(), z.string(), z.string(), z.string()]),
+    amount: z.string(),
+    currency: z.string().optional(),
+    capture: z.boolean().optional(),
+    threeDS: z.boolean().optional(),
+    threeDSPassword: z.string().optional(),
+    /** What the merchant sends wrong: the CVC, or the expiry (a month off). */
+    wrong: z.enum(["cvc", "expiry"]).optional(),
+  }),
+  z.object({ ...base, do: z.enum(["capture", "reverse"]), ref: z.string() }),
+  z.object({
+    ...base,
+    do: z.literal("receipt"),
+    as: Who,
+    ref: z.string(),
+    name: z.string(),
+    lines: z.array(z.string()).min(1),
+    note: z.string().optional(),
+  }),
+  z.object({
+    ...base,
+    do: z.literal("vatFlag"),
+    as: Who,
+    ref: z.string(),
+    value: z.enum(["true", "false"]),
+  }),
+  z.object({
+    ...base,
+    do: z.literal("review"),
+    as: Who,
+    ref: z.string(),
+    fields: z.record(z.string(), z.unknown()),
+  }),
+]);
+const Story = z.object({
+  people: z.record(Who, z.string()),
+  secure: z.object({
+    as: Who,
+    at: When,
+    password: z.string(),
+    countryPrefix: z.string(),
+    phoneNumber: z.string(),
+  }),
+  steps: z.array(Step),
+});
+type Story = z.infer<typeof Story>;
 
-  const create = async (body: CreateBody) => await createRequest(deps, emma, body);
+/** The story, read from the data file next to the demo organisation. */
+export const STORY: Story = Story.parse(story);
+
+/** The demo's 3-D Secure password of employee@ (README: Demo organisation). */
+export const DEMO_3DS_PASSWORD = STORY.secure.password;
+
+/** Replays the story through the domain, each step at its instant. */
+async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
+  const people = new Map<string, User>();
+  for (const [who, email] of Object.entries(STORY.people)) people.set(who, await user(deps, email));
+  const as = (who: string) => people.get(who)!;
+  const requests = new Map<string, string>();
+  const purchases = new Map<string, string>();
+  const cards = new Map<string, { cvc: string; expMonth: number; expYear: number }>();
+  const request = (ref: string) => {
+    const oid = requests.get(ref);
+    if (!oid) throw new Error(`demo history: no request ${ref} yet`);
+    return oid;
+  };
+  const bought = (ref: string) => {
+    const oid = purchases.get(ref);
+    if (!oid) throw new Error(`demo history: no transaction for ${ref}`);
+    return oid;
+  };
   /** The request's open approval (after a submit). */
-  const approvalOf = async (requestOid: string) => {
-    const list = await approvals.byRequest(requestOid);
+  const approvalOf = async (ref: string) => {
+    const list = await deps.store.approvals.byRequest(request(ref));
     return list[list.length - 1].oid;
   };
-  const submit = async (oid: string) => {
-    await submitRequest(deps, emma, oid);
-    return await approvalOf(oid);
-  };
 
-  // 3-D Secure defined for employee@ (cards need it): the password at the issuer, as a
-  // confirmed change leaves it (secure.ts does the same after the PIN; no PIN mail here).
-  at(ago(50));
-  await deps.issuer.setThreeDSPassword(emma.oid, DEMO_3DS_PASSWORD, "current");
+  // 3-D Secure defined (cards need it): the password at the issuer, as a confirmed change
+  // leaves it (secure.ts does the same after the PIN; no PIN mail here).
+  const sec = STORY.secure;
+  at(ago(...sec.at));
+  const holder = as(sec.as);
+  await deps.issuer.setThreeDSPassword(holder.oid, sec.password, "current");
   const secure: SecureRecord = {
-    userOid: emma.oid,
-    ...DEMO_PHONE,
+    userOid: holder.oid,
+    countryPrefix: sec.countryPrefix,
+    phoneNumber: sec.phoneNumber,
     defined: true,
     updatedAt: deps.now(),
   };
@@ -105,279 +192,88 @@ async function seed(deps: Deps, { ago, at }: Clock): Promise<void> {
   deps.store.secure.put(secureOp, secure);
   if (!(await secureOp.commit()).ok) throw new Error("demo history: 3-D Secure not saved");
 
-  // 1. A trade-fair stand on an EVENT card (Mastercard): accepted, a deposit held then
-  // released when the fair was called off, the card closed.
-  at(ago(45, 9));
-  const fair = await create({
-    typeOid: "type-event",
-    amount: 1500,
-    purpose: "Stand at the Paris trade fair",
-    vendor: "Viparis",
-    url: "www.viparis.com",
-    costCenterOid: "cc-marketing",
-    GLOid: "gl-advertising",
-    projectOid: "prj-brand",
-  });
-  at(ago(45, 10));
-  const fairA = await submit(fair.oid);
-  at(ago(44, 11));
-  await decide(deps, adam, fairA, "approved");
-  at(ago(43, 15));
-  await decide(deps, maria, fairA, "approved");
-  at(ago(42, 9));
-  await generateCard(deps, emma, fair.oid);
-  at(ago(40, 14));
-  const deposit = await purchase(deps, {
-    ...merchant("Viparis", "Paris", "FR", "7399"),
-    card: fair.oid,
-    amount: "1200.00",
-  });
-  at(ago(38, 10));
-  await reverse(deps, { transactionOid: deposit.transactionOid ?? undefined });
-  at(ago(36, 16));
-  await closeRequest(deps, emma, fair.oid);
-
-  // 2. A monitor, rejected by approver@ with a note (EQUIPMENT requires one).
-  at(ago(30, 9));
-  const monitor = await create({
-    typeOid: "type-equipment",
-    amount: 450,
-    purpose: "Second 27-inch monitor",
-    vendor: "LDLC",
-    costCenterOid: "cc-it",
-    GLOid: "gl-hardware",
-    projectOid: "prj-cloud",
-  });
-  at(ago(30, 10));
-  const monitorA = await submit(monitor.oid);
-  at(ago(29, 14));
-  await addApprovalComment(
-    deps,
-    adam,
-    monitorA,
-    "We have spare monitors in the IT stock room: please ask IT for one.",
-  );
-  await decide(deps, adam, monitorA, "rejected");
-
-  // 3. The client visit to Lyon: accepted at both levels, an active Visa card in use.
-  at(ago(25, 8));
-  const lyon = await create({
-    typeOid: "type-travel",
-    amount: 800,
-    purpose: "Client visit to Lyon: train, hotel and meals",
-    costCenterOid: "cc-sales",
-    GLOid: "gl-travel",
-    projectOid: "prj-expansion",
-  });
-  at(ago(25, 9));
-  const lyonA = await submit(lyon.oid);
-  at(ago(24, 10));
-  await decide(deps, adam, lyonA, "approved");
-  at(ago(23, 16));
-  await decide(deps, maria, lyonA, "approved");
-  at(ago(22, 9));
-  await generateCard(deps, emma, lyon.oid);
-
-  // 4. An ergonomic keyboard, submitted then cancelled by employee@.
-  at(ago(16, 11));
-  const keyboard = await create({
-    typeOid: "type-supplies",
-    amount: 89,
-    purpose: "Ergonomic keyboard",
-    vendor: "Logitech",
-  });
-  at(ago(16, 12));
-  await submit(keyboard.oid);
-  at(ago(15, 9));
-  await cancelRequest(deps, emma, keyboard.oid);
-
-  // 5. Printer toner: accepted, no card yet (the newcomer can generate one).
-  at(ago(12, 10));
-  const toner = await create({
-    typeOid: "type-supplies",
-    amount: 60,
-    purpose: "Toner for the team printer",
-    vendor: "Bureau Vallée",
-  });
-  at(ago(12, 11));
-  const tonerA = await submit(toner.oid);
-  at(ago(11, 9));
-  await decide(deps, adam, tonerA, "approved");
-
-  // 6. London workshop (GBP): approved by approver@ at level 1, waiting for manager@ (level 2).
-  at(ago(10, 9));
-  const london = await create({
-    typeOid: "type-uk-travel",
-    amount: 1200,
-    purpose: "Client workshop in London",
-    vendor: "Eurostar",
-    url: "www.eurostar.com",
-  });
-  at(ago(10, 10));
-  const londonA = await submit(london.oid);
-  at(ago(9, 15));
-  await decide(deps, adam, londonA, "approved");
-
-  // 7. Train tickets to Brussels: waiting for approver@ (one level: under 250 EUR).
-  at(ago(9, 16));
-  const brussels = await create({
-    typeOid: "type-travel",
-    amount: 180,
-    purpose: "Train tickets for the team offsite in Brussels",
-    vendor: "SNCF Connect",
-  });
-  at(ago(9, 17));
-  await submit(brussels.oid);
-
-  // 8. A conference in Amsterdam, still a draft (new).
-  at(ago(9, 18));
-  await create({
-    typeOid: "type-travel",
-    amount: 600,
-    purpose: "Conference in Amsterdam",
-    vendor: "Booking.com",
-  });
-  // Requests are created before the overdue receipt below exists (from ago(9) on it blocks
-  // new requests, spec §5); the purchases follow at their own dates.
-
-  // Purchases on the Lyon card (available 800 EUR), oldest first.
-  const buy = async (d: number, h: number, p: Omit<PurchaseInput, "card">) => {
-    at(ago(d, h));
-    return await purchase(deps, { card: lyon.oid, ...p });
-  };
-  const details = await cardDetails(deps, lyon.oid, emma);
-
-  // Older: a hotel captured 16 days ago with no receipt: overdue (receiptOverdueDays 7).
-  await buy(16, 20, {
-    ...merchant("Hôtel Bellecour", "Lyon", "FR", "7011"),
-    amount: "180.00",
-    capture: true,
-  });
-  // Older: refused, casino (MCC blocked by the TRAVEL type's policy).
-  await buy(15, 22, { ...merchant("Casino Le Lyon Vert", "Lyon", "FR", "7995"), amount: "50.00" });
-  // Older: refused, online shop sent a wrong CVC.
-  await buy(10, 13, {
-    ...merchant("Amazon Marketplace", "Luxembourg", "LU", "5942"),
-    amount: "34.90",
-    cvc: wrongCvc(details.cvc),
-  });
-  // Older, reversed: a car hire hold released.
-  const hire = await buy(9, 9, {
-    ...merchant("Hertz", "Lyon", "FR", "7512"),
-    amount: "150.00",
-  });
-  at(ago(8, 12));
-  await reverse(deps, {
-    transactionOid: hire.transactionOid ?? undefined,
-  });
-
-  // Last week: foreign currency (GBP), captured; its receipt is due in a day or two.
-  const heathrow = await buy(5, 9, {
-    ...merchant("Heathrow Express", "London", "GB", "4112"),
-    amount: "25.00",
-    currency: "GBP",
-    capture: true,
-  });
-  // Last week: refused, the expiry date sent did not match (Verification).
-  await buy(4, 19, {
-    ...merchant("Booking.com", "Amsterdam", "NL", "4722"),
-    amount: "96.00",
-    expMonth: details.expMonth === 12 ? 1 : details.expMonth + 1,
-    expYear: details.expYear,
-  });
-  // Last week: refused, wrong 3-D Secure password (Authentication).
-  await buy(3, 8, {
-    ...merchant("Air France", "Paris", "FR", "3007"),
-    amount: "212.40",
-    threeDS: true,
-    threeDSPassword: "wrong-password",
-  });
-
-  // Yesterday: dinner with the client, held then captured; a USD software hold (3-D Secure).
-  const dinner = await buy(1, 20, {
-    ...merchant("Brasserie Georges", "Lyon", "FR", "5812"),
-    amount: "64.50",
-  });
-  at(ago(1, 23));
-  await capture(deps, { transactionOid: dinner.transactionOid ?? undefined });
-  await buy(1, 11, {
-    ...merchant("Figma", "San Francisco", "US", "5734"),
-    amount: "45.00",
-    currency: "USD",
-    threeDS: true,
-    threeDSPassword: DEMO_3DS_PASSWORD,
-  });
-
-  // Today: the train home, captured; a taxi, authorised; a laptop, refused (over the balance).
-  const train = await buy(0, 3, {
-    ...merchant("SNCF", "Lyon", "FR", "4112"),
-    amount: "89.00",
-    capture: true,
-  });
-  await buy(0, 2, { ...merchant("Taxi Lyonnais", "Lyon", "FR", "4121"), amount: "27.80" });
-  await buy(0, 1, {
-    ...merchant("Apple Store", "Lyon", "FR", "5732"),
-    amount: "1299.00",
-  });
-
-  // Receipts (spec §3 Receipt, Document): the dinner's PDF with a note, VAT to be told; the
-  // Heathrow ticket reviewed without VAT; the train reviewed with French VAT at 10 %.
-  const receipt = async (oid: string | null | undefined, name: string, lines: string[]) => {
-    if (!oid) throw new Error(`demo history: no transaction for ${name}`);
-    const r = await attachDocument(deps, emma, {
-      record: oid,
-      documentType: "receipt",
-      advanced: false,
-      name,
-      data: receiptPdf(lines[0], lines.slice(1)),
-      preview: null,
-    });
-    return r.document.oid;
-  };
-  at(ago(1, 22));
-  const dinnerReceipt = await receipt(dinner.transactionOid, "brasserie-georges.pdf", [
-    "Brasserie Georges",
-    "30 cours de Verdun, Lyon",
-    "2 x Menu Georges          58.00",
-    "1 x Cafe                   6.50",
-    "Total EUR                 64.50",
-    "dont TVA 10 %              5.86",
-  ]);
-  await saveNote(deps, emma, dinnerReceipt, "Dinner with the client, 2 people");
-  await setDoTax(deps, emma, dinner.transactionOid!, "true");
-  at(ago(5, 6));
-  await receipt(heathrow.transactionOid, "heathrow-express.pdf", [
-    "Heathrow Express",
-    "Paddington - Heathrow T5",
-    "Single, standard          25.00 GBP",
-    "Zero-rated transport",
-  ]);
-  await setDoTax(deps, emma, heathrow.transactionOid!, "false");
-  await review(deps, emma, [{
-    oid: heathrow.transactionOid!,
-    typeOid: "rt-ticket",
-    accountingCodeOid: "ac-transport",
-  }]);
-  at(ago(0, 2));
-  await receipt(train.transactionOid, "sncf-e-billet.pdf", [
-    "SNCF e-billet",
-    "Lyon Part-Dieu - Paris Gare de Lyon",
-    "TGV INOUI 2nde classe      89.00",
-    "dont TVA 10 %              8.09",
-  ]);
-  await setDoTax(deps, emma, train.transactionOid!, "true");
-  await review(deps, emma, [{
-    oid: train.transactionOid!,
-    countryId: "FR",
-    vat1Oid: "vat-fr-10",
-    vat1Amount: 8.09,
-    typeOid: "rt-ticket",
-    accountingCodeOid: "ac-transport",
-  }]);
-}
-
-function merchant(name: string, city: string, country: string, mcc: string) {
-  return { merchantName: name, merchantCity: city, merchantCountry: country, mcc };
+  for (const step of STORY.steps) {
+    if (step.at) at(ago(...step.at));
+    switch (step.do) {
+      case "create":
+        requests.set(
+          step.ref,
+          (await createRequest(deps, as(step.as), step.body as CreateBody)).oid,
+        );
+        break;
+      case "submit":
+        await submitRequest(deps, as(step.as), request(step.ref));
+        break;
+      case "decide":
+        await decide(deps, as(step.as), await approvalOf(step.ref), step.decision);
+        break;
+      case "comment":
+        await addApprovalComment(deps, as(step.as), await approvalOf(step.ref), step.text);
+        break;
+      case "card":
+        await generateCard(deps, as(step.as), request(step.ref));
+        break;
+      case "close":
+        await closeRequest(deps, as(step.as), request(step.ref));
+        break;
+      case "cancel":
+        await cancelRequest(deps, as(step.as), request(step.ref));
+        break;
+      case "readCard":
+        cards.set(step.card, await cardDetails(deps, request(step.card), as(step.as)));
+        break;
+      case "purchase": {
+        const [merchantName, merchantCity, merchantCountry, mcc] = step.merchant;
+        const card = cards.get(step.card);
+        if (step.wrong && !card) throw new Error(`demo history: read card ${step.card} first`);
+        const r = await purchase(deps, {
+          card: request(step.card),
+          merchantName,
+          merchantCity,
+          merchantCountry,
+          mcc,
+          amount: step.amount,
+          ...(step.currency ? { currency: step.currency } : {}),
+          ...(step.capture ? { capture: true } : {}),
+          ...(step.threeDS ? { threeDS: true } : {}),
+          ...(step.threeDSPassword ? { threeDSPassword: step.threeDSPassword } : {}),
+          ...(step.wrong === "cvc" ? { cvc: wrongCvc(card!.cvc) } : {}),
+          ...(step.wrong === "expiry"
+            ? { expMonth: card!.expMonth === 12 ? 1 : card!.expMonth + 1, expYear: card!.expYear }
+            : {}),
+        } as PurchaseInput);
+        if (step.ref && r.transactionOid) purchases.set(step.ref, r.transactionOid);
+        break;
+      }
+      case "capture":
+        await capture(deps, { transactionOid: bought(step.ref) });
+        break;
+      case "reverse":
+        await reverse(deps, { transactionOid: bought(step.ref) });
+        break;
+      case "receipt": {
+        const [title, ...rest] = step.lines;
+        const r = await attachDocument(deps, as(step.as), {
+          record: bought(step.ref),
+          documentType: "receipt",
+          advanced: false,
+          name: step.name,
+          data: receiptPdf(title, rest),
+          preview: null,
+        });
+        if (step.note) await saveNote(deps, as(step.as), r.document.oid, step.note);
+        break;
+      }
+      case "vatFlag":
+        await setDoTax(deps, as(step.as), bought(step.ref), step.value);
+        break;
+      case "review":
+        await review(deps, as(step.as), [
+          { oid: bought(step.ref), ...step.fields } as Parameters<typeof review>[2][number],
+        ]);
+        break;
+    }
+  }
 }
 
 /** A CVC that is certainly not the card's. */
