@@ -117,13 +117,6 @@ export async function listJobs(kv: Deno.Kv, opts: { limit?: number } = {}): Prom
   return out;
 }
 
-/** Counts for monitoring (GET /healthz and the bench): never a job's data. */
-export async function jobCounts(kv: Deno.Kv): Promise<Record<JobView["state"], number>> {
-  const c = { waiting: 0, running: 0, failed: 0 };
-  for (const j of await listJobs(kv, { limit: 10_000 })) c[j.state]++;
-  return c;
-}
-
 export class JobError extends Error {
   override name = "JobError";
 }

@@ -47,11 +47,6 @@ export class Scheduler {
     return this;
   }
 
-  /** The duties, for a listing (`deno task outbox` shows none: they hold no data). */
-  names(): string[] {
-    return this.duties.map((d) => d.name);
-  }
-
   start(): this {
     for (const d of this.duties) {
       const first = d.firstAfterMs ?? d.everyMs;

@@ -1,4 +1,7 @@
 /**
+ * This file: generation, reveals, freeze, close and cancel (the same subject goes on in
+ * cards_secure_test.ts).
+ *
  * Virtual cards and 3-D Secure (spec §2, §3 Card and Secure settings, §4, §6, §7):
  * generation on the embedded issuer simulator, the masked card, reveals sealed for the
  * device's key, freeze/unfreeze/close and the request flags they change, the secure settings
@@ -6,40 +9,11 @@
  */
 import assert from "node:assert/strict";
 import { DEMO, type TestApi, withApp } from "../helpers.ts";
-import { recordDecision } from "../../server/domain/requests.ts";
 import { newRevealKey, openWithKey } from "../../client/shared/reveal_cipher.ts";
-import { PASSWORD_PLACEHOLDER } from "../../client/shared/secure_rules.ts";
 import type { Card } from "../../client/shared/contract/cards.ts";
-import type { ExpenseRequest, ExpenseRow } from "../../client/shared/contract/requests.ts";
-import { buy } from "./purchase_helpers.ts";
-import { assertError, assertOk, bearer, getE, type Headers, login, luhn, postE } from "./api.ts";
-
-const E = "/scmapi/expense";
-const MIN = 60_000;
-const get = getE;
-const post = postE;
-
-const TRAVEL = {
-  typeOid: "type-travel",
-  amount: 120.5,
-  purpose: "Train to Lyon",
-  costCenterOid: "cc-sales",
-  GLOid: "gl-travel",
-  projectOid: "prj-crm",
-};
-
-/** Created, submitted and accepted through the workflow's entry point. */
-async function accepted(api: TestApi, h: Headers, body: Record<string, unknown> = {}) {
-  const c = await post(api, h, "pwaexpenserequestcreate", {
-    expenseRequest: { ...TRAVEL, ...body },
-  });
-  assertOk(c);
-  const oid = (c.json.expenseRequest as ExpenseRequest).oid;
-  assertOk(await post(api, h, "pwasubmit", { record: oid }));
-  const [a] = await api.deps.store.approvals.byRequest(oid);
-  assert.equal((await recordDecision(api.deps, a.oid, "accepted"))?.status, "accepted");
-  return oid;
-}
+import type { ExpenseRequest } from "../../client/shared/contract/requests.ts";
+import { assertError, assertOk, type Headers, login, luhn } from "./api.ts";
+import { accepted, defineSecure, E, get, post, SECURE, TRAVEL } from "./cards_helpers.ts";
 
 async function entity(api: TestApi, h: Headers, oid: string): Promise<ExpenseRequest> {
   const r = await get(api, h, `pwaexpenseentity?record=${oid}`);
@@ -47,31 +21,27 @@ async function entity(api: TestApi, h: Headers, oid: string): Promise<ExpenseReq
   return r.json.expenseRequest as ExpenseRequest;
 }
 
-/** The newest 3-D Secure PIN sent to a phone (SMS outbox) or an address. */
-async function latestPin(api: TestApi, to: string): Promise<string> {
-  const [m] = await api.deps.outbox!.list({ to, limit: 1 });
-  const pin = /PIN is (\d{4})/.exec(m?.text ?? "")?.[1];
-  assert.ok(pin, `no 3-D Secure PIN sent to ${to}`);
-  return pin;
-}
-
-const SECURE = { password: "Tr4in-2027!", countryPrefix: "+33", phoneNumber: "612345678" };
-
-/** Defines 3-D Secure through the whole flow: save → requirePin → PIN from the SMS → pinOk. */
-async function defineSecure(api: TestApi, h: Headers, record = SECURE) {
-  const s = await post(api, h, "pwasetexpensedosecure", { record });
-  assertOk(s);
-  assert.equal(s.json.requirePin, true);
-  const pin = await latestPin(api, `${record.countryPrefix}${record.phoneNumber}`);
-  const v = await post(api, h, "pwaexpensedosecurevalidatepin", { pin });
-  assertOk(v);
-  assert.equal(v.json.pinOk, true);
-}
-
 async function reveal(api: TestApi, h: Headers, oid: string) {
   const key = newRevealKey();
   const r = await get(api, h, `pwaexpensecardreveal?oid=${oid}&key=${key}`);
   return { r, key };
+}
+
+/**
+ * The race of a card read with close/cancel, made deterministic: the issuer's close answers
+ * only after a card read (which syncs the request with the issuer) has run in between.
+ */
+function readBetweenIssuerCloseAndWrite(api: TestApi, h: Headers, oid: string) {
+  const issuer = api.deps.issuer;
+  const close = issuer.close.bind(issuer);
+  issuer.close = async (token: string) => {
+    const card = await close(token);
+    const read = await get(api, h, `pwaexpensecard?oid=${oid}`);
+    assertOk(read);
+    assert.equal((read.json.card as Card).cardStatusCode, "Closed");
+    return card;
+  };
+  return () => (issuer.close = close);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -308,23 +278,6 @@ Deno.test(
   }),
 );
 
-/**
- * The race of a card read with close/cancel, made deterministic: the issuer's close answers
- * only after a card read (which syncs the request with the issuer) has run in between.
- */
-function readBetweenIssuerCloseAndWrite(api: TestApi, h: Headers, oid: string) {
-  const issuer = api.deps.issuer;
-  const close = issuer.close.bind(issuer);
-  issuer.close = async (token: string) => {
-    const card = await close(token);
-    const read = await get(api, h, `pwaexpensecard?oid=${oid}`);
-    assertOk(read);
-    assert.equal((read.json.card as Card).cardStatusCode, "Closed");
-    return card;
-  };
-  return () => (issuer.close = close);
-}
-
 Deno.test(
   "[cards] close and cancel racing a card read complete: the card closed by them ends the request",
   withApp(async (api) => {
@@ -404,167 +357,5 @@ Deno.test(
       expirationYear: card.expirationYear,
       cardStatusCode: "Active",
     });
-  }),
-);
-
-// ---------------------------------------------------------------------------------------------
-// 3-D Secure settings
-
-Deno.test(
-  "[secure] save answers requirePin; a wrong PIN is pinOk false; the right one defines it",
-  withApp(async (api) => {
-    const emp = await login(api, DEMO.employee);
-    const read0 = await get(api, emp.h, "pwaexpensecardsecure");
-    assertOk(read0);
-    assert.deepEqual(read0.json.secure, {
-      password: "",
-      countryPrefix: "",
-      phoneNumber: "",
-      requirePin: false,
-      defined: false,
-    });
-    const s = await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE });
-    assertOk(s);
-    assert.equal(s.json.requirePin, true);
-    const pin = await latestPin(api, "+33612345678");
-    const wrong = pin === "0000" ? "0001" : "0000";
-    const w = await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin: wrong });
-    assertOk(w);
-    assert.deepEqual(w.json, { pinOk: false, attemptsLeft: 2 });
-    const ok = await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin });
-    assert.deepEqual(ok.json, { pinOk: true, attemptsLeft: 3 });
-    const read = (await get(api, emp.h, "pwaexpensecardsecure")).json.secure as Record<
-      string,
-      unknown
-    >;
-    assert.equal(read.password, PASSWORD_PLACEHOLDER, "never the password itself");
-    assert.equal(read.defined, true);
-    assert.equal(read.phoneNumber, "612345678");
-    // The stored password comes back only sealed for the device's key.
-    const key = newRevealKey();
-    const r = await get(api, emp.h, `pwareveal3ds?key=${key}`);
-    assertOk(r);
-    assert.ok(!r.text.includes(SECURE.password));
-    assert.equal(await openWithKey(key, String(r.json.decryptpwd)), SECURE.password);
-    // Saving with the placeholder and the same phone changes nothing and needs no PIN.
-    const same = await post(api, emp.h, "pwasetexpensedosecure", {
-      record: { ...SECURE, password: PASSWORD_PLACEHOLDER },
-    });
-    assert.equal(same.json.requirePin, false);
-  }),
-);
-
-Deno.test(
-  "[secure] an expired PIN (after 5 minutes) and a third wrong try drop the change",
-  withApp(async (api) => {
-    const emp = await login(api, DEMO.employee);
-    const t0 = Date.now();
-    api.deps.now = () => t0;
-    assertOk(await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE }));
-    const pin = await latestPin(api, "+33612345678");
-    api.deps.now = () => t0 + 5 * MIN + 1000;
-    assert.deepEqual(
-      (await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin })).json,
-      { pinOk: false, attemptsLeft: 0 },
-    );
-    const read = await get(api, emp.h, "pwaexpensecardsecure");
-    assert.equal((read.json.secure as { defined: boolean }).defined, false);
-    // A new save, three wrong tries: the right PIN no longer works.
-    api.deps.now = () => t0 + 10 * MIN;
-    assertOk(await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE }));
-    const pin2 = await latestPin(api, "+33612345678");
-    const wrong = pin2 === "1111" ? "2222" : "1111";
-    for (const left of [2, 1, 0]) {
-      const w = await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin: wrong });
-      assert.deepEqual(w.json, { pinOk: false, attemptsLeft: left });
-    }
-    assert.equal(
-      (await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin: pin2 })).json.pinOk,
-      false,
-    );
-  }),
-);
-
-Deno.test(
-  "[secure] every §5 rule: password 4–30 of the allowed set, prefix, phone digits ≥ 6",
-  withApp(async (api) => {
-    const emp = await login(api, DEMO.employee);
-    for (
-      const [record, code] of [
-        [{ ...SECURE, password: "abc" }, "secure_password"],
-        [{ ...SECURE, password: "x".repeat(31) }, "secure_password"],
-        [{ ...SECURE, password: "pass word" }, "secure_password"],
-        [{ ...SECURE, password: PASSWORD_PLACEHOLDER }, "secure_password"],
-        [{ ...SECURE, countryPrefix: "33a" }, "secure_prefix"],
-        [{ ...SECURE, phoneNumber: "12345" }, "secure_phone"],
-        [{ ...SECURE, phoneNumber: "06 12 34" }, "secure_phone"],
-      ] as const
-    ) {
-      assertError(await post(api, emp.h, "pwasetexpensedosecure", { record }), 422, code);
-    }
-    assertError(await api.call("GET", `${E}/pwaexpensecardsecure`), 401);
-    assertError(await get(api, bearer("A".repeat(43)), "pwaexpensecardsecure"), 401);
-  }),
-);
-
-Deno.test(
-  "[secure] without an SMS transport the PIN goes by email",
-  withApp(async (api) => {
-    const emp = await login(api, DEMO.employee);
-    assertOk(await post(api, emp.h, "pwasetexpensedosecure", { record: SECURE }));
-    // No SMS provider: the PIN is mailed (read from the outbox's record of it).
-    let pin = "";
-    for await (
-      const e of api.kv.list<{ purpose?: string; channel: string; to: string; text: string }>({
-        prefix: ["msg"],
-      })
-    ) {
-      if (e.value?.purpose === "3ds-pin") {
-        assert.equal(e.value.channel, "email");
-        assert.equal(e.value.to, DEMO.employee);
-        pin = /PIN is (\d{4})/.exec(e.value.text)?.[1] ?? "";
-      }
-    }
-    assert.match(pin, /^\d{4}$/);
-    assert.equal(
-      (await post(api, emp.h, "pwaexpensedosecurevalidatepin", { pin })).json.pinOk,
-      true,
-    );
-  }, { SMS_TRANSPORT: "none" }),
-);
-
-Deno.test(
-  "[cards] wallet rows carry what is left on each open card, nothing once the card is closed",
-  withApp(async (api) => {
-    const emp = await login(api, DEMO.employee);
-    await defineSecure(api, emp.h);
-    const oid = await accepted(api, emp.h);
-    const bare = await accepted(api, emp.h, { purpose: "No card yet" });
-    assertOk(await post(api, emp.h, "pwanewqcard", { oid }));
-    const b = await buy(
-      api,
-      (await get(api, emp.h, `pwaexpensecard?oid=${oid}`)).json.card as Card,
-      {
-        amount: "20.00",
-      },
-    );
-    assert.equal(b.approved, true);
-    const rows = async () => {
-      const l = await get(api, emp.h, "pwalists");
-      assertOk(l);
-      return (l.json.expenses as { expenseslist: ExpenseRow[] }).expenseslist;
-    };
-    // spec §2 Wallet: 120.50 requested, 20.00 spent: 100.50 left (not the request's amount).
-    let list = await rows();
-    assert.equal(list.find((r) => r.oid === oid)?.cardAvailable, 100.5);
-    assert.equal(list.find((r) => r.oid === oid)?.amount, 120.5);
-    assert.equal(list.find((r) => r.oid === bare)?.cardAvailable, undefined);
-    // Blocked: still what is left; closed: nothing that looks spendable.
-    assertOk(await post(api, emp.h, "pwafreezecard", { oid }));
-    assert.equal((await rows()).find((r) => r.oid === oid)?.cardAvailable, 100.5);
-    assertOk(await post(api, emp.h, "pwaunfreezecard", { oid }));
-    assertOk(await post(api, emp.h, "pwaclose", { oid }));
-    list = await rows();
-    assert.equal(list.find((r) => r.oid === oid)?.cardAvailable ?? null, null);
   }),
 );

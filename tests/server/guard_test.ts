@@ -1,121 +1,32 @@
 /**
+ * This file: header and body deadlines, keep-alive, peer addresses (the same subject goes on in
+ * guard_limits_test.ts).
+ *
  * Connection guard (docs/security.md): real sockets on loopback, short deadlines (300 ms header,
  * 500 ms idle). Closing is asserted by reading EOF on the client side, within a slack for two
  * shared cores (the sweeper runs every quarter of the shortest timeout).
  */
 import assert from "node:assert/strict";
-import { type GuardedServer, type GuardOptions, serveGuarded } from "../../server/net/guard.ts";
-import { testApp } from "../helpers.ts";
+import {
+  bodyErrors,
+  connect,
+  enc,
+  GET,
+  HEADER_MS,
+  IDLE_MS,
+  readAnswer,
+  Seen,
+  sha256,
+  SLACK_MS,
+  sleep,
+  start,
+  untilClosed,
+  WithClient,
+} from "./guard_helpers.ts";
 
-const HEADER_MS = 300;
-const IDLE_MS = 500;
-/** Allowed lateness of a close: one sweep (75 ms here) plus scheduling on a busy box. */
-const SLACK_MS = 600;
 const TIMEOUT_408 =
   "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\nContent-Length: 0\r\n\r\n";
-/** Deno's fetch option (the DOM RequestInit type in scope does not know it). */
-type WithClient = RequestInit & { client: Deno.HttpClient };
-const enc = new TextEncoder();
-const dec = new TextDecoder();
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** What the test handler answers: who it saw, and what it read. */
-interface Seen {
-  hostname: string;
-  port: number;
-  bytes?: number;
-  sha256?: string;
-}
-
-/** Body reads that failed in the handler: a cut connection must unwind them, not pin them. */
-const bodyErrors: string[] = [];
-
-async function echo(
-  req: Request,
-  info: { remoteAddr: Deno.NetAddr; closeAfterAnswer?: () => void },
-): Promise<Response> {
-  const url = new URL(req.url);
-  if (url.pathname === "/refuse") {
-    // A body refused unread, as the API refuses a bearer call without a bearer.
-    info.closeAfterAnswer?.();
-    return new Response("no", { status: 401 });
-  }
-  if (url.pathname === "/slow") await sleep(Number(url.searchParams.get("ms")));
-  const seen: Seen = { hostname: info.remoteAddr.hostname, port: info.remoteAddr.port };
-  if (req.body) {
-    const body = await req.arrayBuffer().catch((e) => {
-      bodyErrors.push(String(e));
-      throw e;
-    });
-    seen.bytes = body.byteLength;
-    seen.sha256 = await sha256(new Uint8Array(body));
-  }
-  return Response.json(seen);
-}
-
-async function sha256(bytes: Uint8Array<ArrayBuffer>): Promise<string> {
-  const d = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  return Array.from(d, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-function start(opts: Partial<GuardOptions> = {}, hostname = "127.0.0.1"): GuardedServer {
-  return serveGuarded({
-    port: 0,
-    hostname,
-    headerTimeoutMs: HEADER_MS,
-    idleTimeoutMs: IDLE_MS,
-    requestTimeoutMs: 2000,
-    onError: () => new Response(null, { status: 500 }),
-    ...opts,
-  }, echo);
-}
-
-/** Reads until the server closes (EOF or reset); gives up after `maxMs` and closes itself. */
-async function untilClosed(conn: Deno.Conn, maxMs = 5000) {
-  const t0 = performance.now();
-  const buf = new Uint8Array(16 * 1024);
-  let text = "";
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    conn.close();
-  }, maxMs);
-  try {
-    for (;;) {
-      const n = await conn.read(buf);
-      if (n === null) break;
-      text += dec.decode(buf.subarray(0, n));
-    }
-  } catch (e) {
-    if (!timedOut && !(e instanceof Deno.errors.ConnectionReset)) throw e;
-  } finally {
-    clearTimeout(timer);
-  }
-  if (!timedOut) conn.close();
-  return { ms: performance.now() - t0, text, closed: !timedOut };
-}
-
-/** Reads one answer (Content-Length framed) from a kept-alive connection. */
-async function readAnswer(conn: Deno.Conn): Promise<{ status: number; seen: Seen }> {
-  const buf = new Uint8Array(16 * 1024);
-  let text = "";
-  for (;;) {
-    const n = await conn.read(buf);
-    if (n === null) throw new Error(`closed mid-answer: ${JSON.stringify(text)}`);
-    text += dec.decode(buf.subarray(0, n));
-    const end = text.indexOf("\r\n\r\n");
-    if (end < 0) continue;
-    const length = Number(/content-length: (\d+)/i.exec(text.slice(0, end))?.[1] ?? 0);
-    if (text.length < end + 4 + length) continue;
-    const status = Number(text.slice(9, 12));
-    const body = text.slice(end + 4, end + 4 + length);
-    return { status, seen: status === 200 ? JSON.parse(body) : body };
-  }
-}
-
-const connect = (s: GuardedServer, hostname = "127.0.0.1") =>
-  Deno.connect({ hostname, port: s.addr.port });
-const GET = (path = "/") => enc.encode(`GET ${path} HTTP/1.1\r\nHost: qcard.test\r\n\r\n`);
 const POST_100 = "POST / HTTP/1.1\r\nHost: qcard.test\r\nContent-Length: 100\r\n\r\n";
 
 function assertClosedAround(ms: number, expected: number) {
@@ -128,6 +39,15 @@ async function bodyErrorsReach(n: number) {
   for (let i = 0; i < 100 && bodyErrors.length < n; i++) await sleep(20);
   assert.equal(bodyErrors.length, n, "the handler still waits on the body of a cut request");
 }
+
+const hasIPv6 = (() => {
+  try {
+    Deno.listen({ hostname: "::1", port: 0 }).close();
+    return true;
+  } catch {
+    return false;
+  }
+})();
 
 Deno.test("[guard] a connection that sends nothing gets 408 after the header timeout", async () => {
   await using s = start();
@@ -207,15 +127,6 @@ Deno.test("[guard] the handler sees the real peer address (IPv4)", async () => {
   conn.close();
 });
 
-const hasIPv6 = (() => {
-  try {
-    Deno.listen({ hostname: "::1", port: 0 }).close();
-    return true;
-  } catch {
-    return false;
-  }
-})();
-
 Deno.test({
   name: "[guard] the handler sees the real peer address (IPv6 loopback)",
   ignore: !hasIPv6,
@@ -288,159 +199,4 @@ Deno.test("[guard] a body trickled past the request timeout is cut off", async (
   assertClosedAround(r.ms, 400);
   assert.deepEqual(s.stats().timedOut, { header: 0, request: 1, idle: 0 });
   await bodyErrorsReach(before + 1);
-});
-
-Deno.test("[guard] 300 silent and half-sent sockets are all closed; a normal fetch still works", async () => {
-  await using s = start();
-  const conns = await Promise.all(Array.from({ length: 300 }, () => connect(s)));
-  await Promise.all(
-    conns.filter((_, i) => i % 2).map((c) => c.write(enc.encode("GET / HTTP/1.1\r\nHo"))),
-  );
-  const closing = Promise.all(conns.map((c) => untilClosed(c)));
-  using client = Deno.createHttpClient({});
-  const res = await fetch(`http://127.0.0.1:${s.addr.port}/`, { client } as WithClient);
-  assert.equal(res.status, 200);
-  assert.equal(((await res.json()) as Seen).hostname, "127.0.0.1");
-  const results = await closing;
-  assert.equal(results.filter((r) => r.closed).length, 300);
-  const latest = Math.max(...results.map((r) => r.ms));
-  assert.ok(latest <= HEADER_MS + SLACK_MS, `last closed after ${latest.toFixed(0)} ms`);
-  assert.equal(s.stats().timedOut.header, 300);
-});
-
-Deno.test("[guard] connections over maxConnections or the per-peer cap are closed at once", async () => {
-  await using s = start({ maxConnections: 3, maxConnectionsPerPeer: 2 });
-  const held = [await connect(s), await connect(s)];
-  await sleep(30); // accepted and counted
-  const t0 = performance.now();
-  const extra = await untilClosed(await connect(s));
-  assert.ok(extra.closed && extra.ms < 200, `over the per-peer cap, open ${extra.ms} ms`);
-  assert.equal(extra.text, "");
-  assert.equal(s.stats().refused, 1);
-  assert.ok(performance.now() - t0 < HEADER_MS, "refused before the others timed out");
-  // Once the held ones time out, the peer may connect again.
-  for (const c of held) assert.ok((await untilClosed(c)).closed);
-  const again = await connect(s);
-  await again.write(GET());
-  assert.equal((await readAnswer(again)).status, 200);
-  again.close();
-});
-
-Deno.test("[guard] trusted proxies are not held to the per-peer cap", async () => {
-  await using s = start({ maxConnectionsPerPeer: 1, unlimitedPeers: ["127.0.0.1"] });
-  const a = await connect(s);
-  const b = await connect(s);
-  for (const c of [a, b]) {
-    await c.write(GET());
-    assert.equal((await readAnswer(c)).status, 200);
-    c.close();
-  }
-  assert.equal(s.stats().refused, 0);
-});
-
-Deno.test("[guard] a body refused unread: the answer is sent, then the connection ends at once", async () => {
-  // Idle and request deadlines far away: only closeAfterAnswer can end it soon.
-  await using s = start({ idleTimeoutMs: 20_000, requestTimeoutMs: 20_000 });
-  const conn = await connect(s);
-  await conn.write(
-    enc.encode("POST /refuse HTTP/1.1\r\nHost: qcard.test\r\nContent-Length: 11000000\r\n\r\n"),
-  );
-  // The client goes on sending its body meanwhile, as far as the server takes it.
-  const chunk = new Uint8Array(64 * 1024);
-  let sent = 0;
-  const sending = (async () => {
-    try {
-      while (sent < 11_000_000) sent += await conn.write(chunk);
-    } catch { /* closed by the server */ }
-  })();
-  const r = await untilClosed(conn, 5000);
-  await sending;
-  assert.ok(r.closed, "still open");
-  assert.ok(r.ms < 2000, `closed after ${r.ms.toFixed(0)} ms`);
-  assert.match(r.text, /^HTTP\/1\.1 401 /);
-  assert.match(r.text, /no$/);
-  assert.ok(sent < 11_000_000, "the whole body was taken");
-});
-
-Deno.test("[guard] shutdown closes idle connections at once and lets an answer finish", async () => {
-  const s = start();
-  const silent = await connect(s);
-  const kept = await connect(s);
-  await kept.write(GET());
-  await readAnswer(kept);
-  const busy = await connect(s);
-  await busy.write(GET("/slow?ms=300"));
-  await sleep(50);
-  const t0 = performance.now();
-  const down = s.shutdown();
-  for (const c of [silent, kept]) {
-    const r = await untilClosed(c);
-    assert.ok(r.closed && r.ms < 200, `idle connection open ${r.ms.toFixed(0)} ms after shutdown`);
-  }
-  assert.equal((await readAnswer(busy)).status, 200);
-  assert.ok((await untilClosed(busy)).closed);
-  await down;
-  await s.finished;
-  assert.ok(performance.now() - t0 < 1000);
-  await assert.rejects(connect(s), Deno.errors.ConnectionRefused);
-});
-
-Deno.test("[guard] an aborted signal shuts the server down", async () => {
-  const ac = new AbortController();
-  const s = start({ signal: ac.signal });
-  const conn = await connect(s);
-  await sleep(20);
-  ac.abort();
-  const r = await untilClosed(conn);
-  assert.ok(r.closed && r.ms < 200);
-  await s.finished;
-  assert.equal(s.stats().open, 0);
-});
-
-Deno.test("[guard] the inner server answers 421 to a connection that is not the front's", async () => {
-  // Another process on this host could find the loopback port: it must not pass for a client.
-  await using s = start();
-  assert.ok(s.guarded && s.innerAddr);
-  const { hostname, port } = s.innerAddr;
-  const stranger = await Deno.connect({ hostname, port });
-  await stranger.write(GET());
-  assert.equal((await readAnswer(stranger)).status, 421);
-  stranger.close();
-});
-
-Deno.test("[guard] on Deno Deploy it is Deno.serve as it is (the platform fronts connections)", async () => {
-  Deno.env.set("DENO_DEPLOYMENT_ID", "test");
-  try {
-    await using s = start();
-    assert.equal(s.guarded, false);
-    assert.equal(s.innerAddr, null);
-    using client = Deno.createHttpClient({});
-    const res = await fetch(`http://127.0.0.1:${s.addr.port}/`, { client } as WithClient);
-    assert.equal(((await res.json()) as Seen).hostname, "127.0.0.1");
-  } finally {
-    Deno.env.delete("DENO_DEPLOYMENT_ID");
-  }
-});
-
-Deno.test("[guard] the app behind it, wired as main.ts wires it, sees the loopback peer", async () => {
-  // /_outbox is served to a direct loopback peer only (server/middleware/peer.ts devOnly).
-  const api = await testApp();
-  try {
-    await using s = serveGuarded(
-      { port: 0, hostname: "127.0.0.1", headerTimeoutMs: HEADER_MS, idleTimeoutMs: IDLE_MS },
-      (req, info) => api.app.fetch(req, { remoteAddr: info.remoteAddr }),
-    );
-    using client = Deno.createHttpClient({});
-    const url = `http://127.0.0.1:${s.addr.port}/_outbox`;
-    const local = await fetch(
-      url,
-      { client, headers: { accept: "application/json" } } as WithClient,
-    );
-    assert.equal(local.status, 200);
-    await local.body?.cancel();
-    const inProcess = await api.app.request("/_outbox"); // no peer address at all
-    assert.equal(inProcess.status, 404);
-  } finally {
-    await api.close();
-  }
 });

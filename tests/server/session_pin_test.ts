@@ -1,4 +1,7 @@
 /**
+ * This file: pwacheckpinvalid and the attempt counter, earlier tokens (the same subject goes on in
+ * session_register_test.ts).
+ *
  * The session (spec §4 PIN unlock, §7 'Registration and session', §8, §9): PIN unlock and the
  * PIN attempt counter, earlier tokens of a device, registered check and unregister.
  * In-process, no sockets.
@@ -18,6 +21,29 @@ import {
 
 // ---------------------------------------------------------------------------------------------
 // pwacheckpinvalid and the PIN attempt counter
+
+// An earlier token of this very device (a browser killed before its cookies reached the disk
+// starts on an older copy of its sealed token, spec §4 PIN unlock).
+
+/** Unlocks with `token` and the right PIN and uses the new token once (a real unlock). */
+async function unlockAndUse(api: TestApi, deviceId: string, token: string): Promise<string> {
+  const r = await checkPin(api, deviceId, token, "135790");
+  assertOk(r);
+  const fresh = String(r.json.token);
+  assertOk(await api.call("GET", `${E}/pwalists`, { headers: bearer(fresh) }));
+  return fresh;
+}
+
+/** The token index holds exactly the device's current and previous token hashes. */
+async function assertTokenIndex(api: TestApi, deviceId: string) {
+  const d = (await api.deps.store.devices.get(deviceId)).value!;
+  const indexed: string[] = [];
+  for await (const e of api.kv.list<{ deviceId: string }>({ prefix: ["token"] })) {
+    if (e.value.deviceId === deviceId) indexed.push(String(e.key[1]));
+  }
+  const expected = [d.tokenHash, d.prevTokenHash].filter((h): h is string => !!h);
+  assert.deepEqual(indexed.sort(), expected.sort());
+}
 
 Deno.test(
   "[session] pwacheckpinvalid answers OK for the right PIN and token",
@@ -71,29 +97,6 @@ Deno.test(
     assertOk(await api.call("GET", `${E}/pwalists`, { headers: bearer(token) }));
   }),
 );
-
-// An earlier token of this very device (a browser killed before its cookies reached the disk
-// starts on an older copy of its sealed token, spec §4 PIN unlock).
-
-/** Unlocks with `token` and the right PIN and uses the new token once (a real unlock). */
-async function unlockAndUse(api: TestApi, deviceId: string, token: string): Promise<string> {
-  const r = await checkPin(api, deviceId, token, "135790");
-  assertOk(r);
-  const fresh = String(r.json.token);
-  assertOk(await api.call("GET", `${E}/pwalists`, { headers: bearer(fresh) }));
-  return fresh;
-}
-
-/** The token index holds exactly the device's current and previous token hashes. */
-async function assertTokenIndex(api: TestApi, deviceId: string) {
-  const d = (await api.deps.store.devices.get(deviceId)).value!;
-  const indexed: string[] = [];
-  for await (const e of api.kv.list<{ deviceId: string }>({ prefix: ["token"] })) {
-    if (e.value.deviceId === deviceId) indexed.push(String(e.key[1]));
-  }
-  const expected = [d.tokenHash, d.prevTokenHash].filter((h): h is string => !!h);
-  assert.deepEqual(indexed.sort(), expected.sort());
-}
 
 Deno.test(
   "[session] a right PIN with an earlier token of this device unlocks, gets a fresh token, is not counted",
@@ -296,111 +299,5 @@ Deno.test(
     const v = await checkValidation(api, id, code);
     assertOk(v);
     assertError(await checkPin(api, id, String(v.json.token), "135790"), 403, "unregistered");
-  }),
-);
-
-// ---------------------------------------------------------------------------------------------
-// pwacheckregistered and pwaunregister
-
-Deno.test(
-  "[session] pwacheckregistered: OK for the device's token, NOT_REGISTERED otherwise",
-  withApp(async (api) => {
-    const a = await api.activate(DEMO.employee);
-    const b = await api.activate(DEMO.approver);
-    assert.equal((await checkRegistered(api, a.deviceId, a.token)).json.status, "OK");
-    assert.equal((await checkRegistered(api, a.deviceId, b.token)).json.status, "NOT_REGISTERED");
-    assert.equal(
-      (await checkRegistered(api, a.deviceId, FOREIGN_TOKEN)).json.status,
-      "NOT_REGISTERED",
-    );
-    assert.equal(
-      (await checkRegistered(api, api.newDeviceId(), a.token)).json.status,
-      "NOT_REGISTERED",
-    );
-  }),
-);
-
-Deno.test(
-  "[session] pwacheckregistered refuses missing, mistyped and malformed input",
-  withApp(async (api) => {
-    const { token } = await api.activate(DEMO.employee);
-    await assertRefusesBadInput(api, `${E}/pwacheckregistered`, { token }, [
-      { token: "" },
-      { token: "x".repeat(21) },
-      { token: `${token}!` },
-    ]);
-  }),
-);
-
-Deno.test(
-  "[session] a pending (not PIN-confirmed) device is NOT_REGISTERED",
-  withApp(async (api) => {
-    const code = await api.latestCode(DEMO.employee);
-    const id = api.newDeviceId();
-    const v = await checkValidation(api, id, code);
-    assertOk(v);
-    assert.equal(
-      (await checkRegistered(api, id, String(v.json.token))).json.status,
-      "NOT_REGISTERED",
-    );
-  }),
-);
-
-Deno.test(
-  "[session] pwaunregister removes the device: bearer 401 afterwards and NOT_REGISTERED",
-  withApp(async (api) => {
-    const { token, deviceId } = await api.activate(DEMO.employee);
-    const r = await api.call("POST", `${E}/pwaunregister`, {
-      body: { token },
-      headers: dev(deviceId),
-    });
-    assertOk(r);
-    assert.equal(r.json.status, "OK");
-    assertError(await api.call("GET", `${E}/pwalists`, { headers: bearer(token) }), 401);
-    assert.equal((await checkRegistered(api, deviceId, token)).json.status, "NOT_REGISTERED");
-    // A second unregister has nothing left to remove.
-    assertError(
-      await api.call("POST", `${E}/pwaunregister`, { body: { token }, headers: dev(deviceId) }),
-      403,
-      "not_registered",
-    );
-  }),
-);
-
-Deno.test(
-  "[session] pwaunregister with another token or device is refused and unregisters nothing",
-  withApp(async (api) => {
-    const a = await api.activate(DEMO.employee);
-    const b = await api.activate(DEMO.approver);
-    assertError(
-      await api.call("POST", `${E}/pwaunregister`, {
-        body: { token: b.token },
-        headers: dev(a.deviceId),
-      }),
-      403,
-      "not_registered",
-    );
-    assertError(
-      await api.call("POST", `${E}/pwaunregister`, {
-        body: { token: a.token },
-        headers: dev(api.newDeviceId()),
-      }),
-      403,
-      "not_registered",
-    );
-    assertOk(await api.call("GET", `${E}/pwalists`, { headers: bearer(a.token) }));
-    assertOk(await api.call("GET", `${E}/pwalists`, { headers: bearer(b.token) }));
-  }),
-);
-
-Deno.test(
-  "[session] pwaunregister refuses missing, mistyped and malformed input",
-  withApp(async (api) => {
-    const { token, deviceId } = await api.activate(DEMO.employee);
-    await assertRefusesBadInput(api, `${E}/pwaunregister`, { token }, [{ token: "" }, {
-      token: 1,
-    }]);
-    // Still registered after all that.
-    assert.equal((await checkRegistered(api, deviceId, token)).json.status, "OK");
   }),
 );
