@@ -47,11 +47,17 @@ function parse(text: string): Record<string, unknown> | null {
 }
 
 async function json(res: Response): Promise<Record<string, unknown> | null> {
-  if (res.status !== 200 || !/json/.test(res.headers.get("content-type") ?? "")) {
-    await res.body?.cancel();
-    return null;
-  }
-  return parse(await res.text());
+  const text = await drain(res);
+  if (res.status !== 200 || !/json/.test(res.headers.get("content-type") ?? "")) return null;
+  return parse(text);
+}
+
+/**
+ * An answer read to its end (small: the spec's JSON answers). Read, not cancelled: a cancelled
+ * answer can keep the upstream's connection from closing on today's Deno Deploy runtime.
+ */
+function drain(res: Response): Promise<string> {
+  return res.text().catch(() => "");
 }
 
 /** `pwareject` with a note → `pwacomments` (the note), then `pwareject` as spec §3 has it. */
@@ -73,7 +79,7 @@ export async function rejectAsSpec(
     key ? `${key.slice(0, 120)}-note` : null,
   );
   if (commented.status < 200 || commented.status >= 300) return commented;
-  await commented.body?.cancel();
+  await drain(commented);
   return await send("POST", REJECT, {
     oid,
     ...(archive !== undefined ? { archive } : {}),
@@ -116,7 +122,7 @@ export async function addCommentAsSpec(
     comment,
   });
   if (up.status < 200 || up.status >= 300) return up;
-  await up.body?.cancel();
+  await drain(up);
   // The comment as the upstream's list shows it now (the newest with this text), else as sent.
   const after = await json(await send("GET", `${COMMENTS}${query}`));
   const shown = (Array.isArray(after?.comments) ? after.comments as Comment[] : [])
