@@ -33,12 +33,19 @@ export interface Job<D = unknown> {
 export const JOB_DUE = "job_due";
 export const JOB_FAILED = "job_failed";
 
-let lastId = 0;
-/** Time-ordered ids (base 36 ms, then random): a listing reads oldest first. */
-export function newJobId(): string {
-  const t = Math.max(Date.now(), lastId + 1);
-  lastId = t;
-  return `${t.toString(36)}${crypto.randomUUID().slice(0, 8)}`;
+let lastIdTime = 0;
+
+/**
+ * A time-ordered unique id, for jobs and messages alike: 9 base-36 digits of milliseconds
+ * (strictly increasing in this process, so two records of one burst keep their order) and 10
+ * random base-36 characters. A listing sorted by id reads oldest first.
+ */
+export function newTimeOrderedId(): string {
+  const t = Math.max(Date.now(), lastIdTime + 1);
+  lastIdTime = t;
+  const rnd = crypto.getRandomValues(new Uint8Array(10));
+  const tail = Array.from(rnd, (b) => (b % 36).toString(36)).join("");
+  return `${t.toString(36).padStart(9, "0")}${tail}`;
 }
 
 /** Runners of this process, told when an operation that added a job has committed. */
@@ -82,7 +89,7 @@ export function addJob<D>(
   data: D,
   opts: { delayMs?: number; expiresAt?: number } = {},
 ): string {
-  const id = newJobId();
+  const id = newTimeOrderedId();
   const job: Job<D> = {
     id,
     kind,

@@ -1,6 +1,6 @@
-import { MessageRepo, newMessageId } from "./store.ts";
+import { MessageRepo } from "./store.ts";
 import type { Message, MessageInput } from "./types.ts";
-import { addJob } from "../jobs/jobs.ts";
+import { addJob, newTimeOrderedId } from "../jobs/jobs.ts";
 
 /** The jobs wing's kind that delivers one message (worker.ts runs it). */
 export const MESSAGE_SEND = "message.send";
@@ -46,7 +46,7 @@ export class MessageQueue {
    */
   add(op: Deno.AtomicOperation, input: MessageInput, opts: { delayMs?: number } = {}): string {
     const now = this.opts.now();
-    const id = newMessageId();
+    const id = newTimeOrderedId();
     const to = input.channel === "email" ? input.to.trim().toLowerCase() : input.to.trim();
     const msg: Message = {
       ...input,

@@ -18,20 +18,6 @@ export interface OpenSummary {
 
 const isOpen = (s: MessageState): s is OpenState => (OPEN_STATES as readonly string[]).includes(s);
 
-let lastIdTime = 0;
-
-/**
- * A time-ordered unique id: 9 base-36 digits of milliseconds (strictly increasing in this
- * process, so two messages of one burst keep their order) and 10 random base-36 characters.
- */
-export function newMessageId(): string {
-  const t = Math.max(Date.now(), lastIdTime + 1);
-  lastIdTime = t;
-  const rnd = crypto.getRandomValues(new Uint8Array(10));
-  const tail = Array.from(rnd, (b) => (b % 36).toString(36)).join("");
-  return `${t.toString(36).padStart(9, "0")}${tail}`;
-}
-
 export class MessageRepo {
   constructor(private kv: Deno.Kv, private retentionMs: number) {}
 
