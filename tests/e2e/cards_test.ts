@@ -12,101 +12,34 @@
  */
 import assert from "node:assert/strict";
 import type { HTTPRequest, Page } from "puppeteer-core";
-import { activate, click, dumpOnFailure, type Env, FLAVOURS, start, waitText } from "./harness.ts";
+import { activate, click, dumpOnFailure, FLAVOURS, start, waitText } from "./harness.ts";
 import {
   backOut,
-  confirmYes,
   fill,
   inTopPanel,
   mainTab,
-  named,
   opts,
   panelsClosed,
-  pick,
-  settled,
-  tap,
   topPanelText,
   waitInTopPanel,
 } from "./panels.ts";
 import { expectAccessible } from "./a11y.ts";
-import { recordDecision } from "../../server/domain/requests.ts";
 import { luhnValid } from "../../server/issuer/pan.ts";
 import { assertNoCardData, badge, cvcMentions, face, luhnNumbers, pageData } from "./card_scan.ts";
 import { CARD_REVEAL_MS, PASSWORD_REVEAL_MS } from "../../client/lib/cards.ts";
 import { PASSWORD_PLACEHOLDER } from "../../client/shared/secure_rules.ts";
-
-const EMPLOYEE = "employee@demo.example";
-const PHONE = { prefix: "+33", number: "612345678" };
-const PASSWORD = "Tr4in-2027!";
-/** Where to write screenshots of the card face (set QCARD_SHOTS=dir to look at them). */
-const SHOTS = Deno.env.get("QCARD_SHOTS");
-
-async function shot(p: Page, name: string): Promise<void> {
-  if (!SHOTS) return;
-  await settled(p);
-  await Deno.mkdir(SHOTS, { recursive: true });
-  await p.screenshot({ path: `${SHOTS}/${name}.png` as `${string}.png` });
-}
-
-const openPanels = (p: Page) => p.$$eval(".side-panel.open", (l) => l.length);
-
-/** The names of the buttons of the top panel. */
-const panelButtons = (p: Page) =>
-  p.evaluate(() => {
-    const l = document.querySelectorAll(".side-panel.open");
-    const top = l[l.length - 1];
-    return [...(top?.querySelectorAll(".panel-body button, .panel-footer button") ?? [])].map((b) =>
-      b.getAttribute("aria-label") ?? (b as HTMLElement).innerText.trim()
-    );
-  });
-
-async function isDisabled(p: Page, name: string): Promise<boolean> {
-  return await (await named(p, name)).evaluate((b) => (b as HTMLButtonElement).disabled);
-}
-
-/** Opens the list row whose text matches. */
-async function openRow(p: Page, text: string): Promise<void> {
-  const before = await openPanels(p);
-  await p.waitForFunction(
-    (t) => [...document.querySelectorAll(".request-row")].some((e) => e.textContent?.includes(t)),
-    {},
-    text,
-  );
-  await p.evaluate((t) => {
-    const row = [...document.querySelectorAll(".request-row")].find((e) =>
-      e.textContent?.includes(t)
-    );
-    (row as HTMLElement).click();
-  }, text);
-  await p.waitForFunction(
-    (n) => document.querySelectorAll(".side-panel.open").length > n,
-    {},
-    before,
-  );
-  await settled(p);
-}
-
-async function createRequest(p: Page, purpose: string, amount: string, shown: string) {
-  await tap(p, "New request");
-  await p.waitForFunction(() => document.querySelectorAll(".side-panel.open").length === 1);
-  await pick(p, "Type", "Travel");
-  await fill(p, "Amount", amount);
-  await fill(p, "Purpose", purpose);
-  await tap(p, "Submit");
-  await confirmYes(p, "Submit this request for approval?", "Submit");
-  await waitText(p, `Request submitted: ${purpose} (${shown})`);
-  await panelsClosed(p);
-}
-
-/** The approvers' part, through the workflow's entry point. */
-async function accept(env: Env, id: string): Promise<string> {
-  const user = await env.deps.store.users.byEmail(EMPLOYEE);
-  const r = (await env.deps.store.requests.byUser(user!.oid)).find((x) => x.id === id);
-  assert.ok(r, `no request ${id}`);
-  const [a] = await env.deps.store.approvals.byRequest(r.oid);
-  assert.equal((await recordDecision(env.deps, a.oid, "accepted"))?.status, "accepted");
-  return r.oid;
-}
+import {
+  accept,
+  createRequest,
+  EMPLOYEE,
+  isDisabled,
+  openPanels,
+  openRow,
+  panelButtons,
+  PASSWORD,
+  PHONE,
+  shot,
+} from "./cards_steps.ts";
 
 for (const flavour of FLAVOURS) {
   Deno.test({
