@@ -37,6 +37,26 @@ async function cardRequest(deps: Deps, user: User, oid: string): Promise<Request
   return r;
 }
 
+/** A request once the issuer made its card: the card's reference (holder, when) recorded. */
+export function cardRecorded(
+  r: RequestRecord,
+  card: IssuedCard,
+  holder: string,
+  at: number,
+): RequestRecord {
+  const ref: CardRef = {
+    token: card.token,
+    brand: card.brand,
+    last4: card.last4,
+    expMonth: card.expMonth,
+    expYear: card.expYear,
+    validUntil: card.validUntil,
+    holder,
+    createdAt: at,
+  };
+  return withCard(r, ref, card);
+}
+
 /** The request's state after the issuer answered: flags and card status follow the card. */
 function withCard(r: RequestRecord, ref: CardRef, card: IssuedCard): RequestRecord {
   const cardStatusCode = cardStatusOf(card.status);
@@ -173,16 +193,7 @@ export async function generateCard(deps: Deps, user: User, oid: string): Promise
     cardholderId: user.oid,
     spendingControls: { blockedCategories: type?.blockedMccs ?? [] },
   });
-  const ref: CardRef = {
-    token: card.token,
-    brand: card.brand,
-    last4: card.last4,
-    expMonth: card.expMonth,
-    expYear: card.expYear,
-    validUntil: card.validUntil,
-    holder,
-    createdAt: deps.now(),
-  };
+  const recordedAt = deps.now();
   const { requests, kv } = deps.store;
   for (let i = 0; i < RETRIES * 4; i++) {
     const entry = await requests.get(user.oid, oid);
@@ -195,7 +206,7 @@ export async function generateCard(deps: Deps, user: User, oid: string): Promise
     if (!requestFlags(cur, user.oid).canGenerate) {
       throw forbidden("not_allowed", tr("card.notAllowed"));
     }
-    const next = { ...withCard(cur, ref, card), updatedAt: deps.now() };
+    const next = { ...cardRecorded(cur, card, holder, recordedAt), updatedAt: deps.now() };
     if ((await requests.put(kv.atomic().check(entry), next).commit()).ok) {
       await deps.events.publish({ type: "card.issued", userOid: user.oid, requestOid: oid });
       return await toCard(deps, next, card, user.oid, pickLocale(user.locale));

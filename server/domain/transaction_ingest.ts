@@ -3,6 +3,7 @@ import { conflict } from "../errors.ts";
 import type { Deps } from "./env.ts";
 import { notifyAfter } from "./events.ts";
 import type { Authorization } from "../issuer/mod.ts";
+import type { RequestRecord } from "../store/requests.ts";
 import { type TransactionRecord, unaccounted } from "../store/transactions.ts";
 import { vatCodes } from "./vat.ts";
 import { linesFor, oidKey, SLOTS } from "./vat_checks.ts";
@@ -50,6 +51,40 @@ function issuerPart(a: Authorization) {
 }
 
 /**
+ * The app's new transaction of an authorization on a card of `request` (the record an issuer's
+ * first report makes): the issuer's part, the card's expense, nothing accounted for yet.
+ */
+export function newTransaction(
+  request: RequestRecord,
+  a: Authorization,
+  now: number,
+): TransactionRecord {
+  return {
+    v: 2,
+    oid: crypto.randomUUID(),
+    userOid: request.authorOid,
+    expenseOid: request.oid,
+    cardOid: request.oid,
+    cardId: request.id,
+    cardToken: a.cardToken,
+    authorizationId: a.id,
+    ...issuerPart(a),
+    transactionType: a.kind === "refund" ? "Refund" : "Purchase",
+    createdAt: a.createdAt,
+    updatedAt: now,
+    merchantname: a.merchant.name,
+    merchantcity: a.merchant.city,
+    merchantcountry: a.merchant.country,
+    mcc: a.merchant.mcc,
+    pricingCurrency: a.currency,
+    originalCurrency: a.merchantCurrency,
+    rate: a.fx?.rate ?? null,
+    originalPurpose: request.purpose,
+    ...unaccounted(),
+  };
+}
+
+/**
  * Records what the issuer says of an authorization; answers the app's transaction (the live
  * one, after a flip), or null for a card the app did not make (no request in its metadata).
  */
@@ -91,29 +126,7 @@ export async function ingest(
     }
     const request = (await requests.get(userOid, requestOid)).value;
     if (!request) return none;
-    const t: TransactionRecord = {
-      v: 2,
-      oid: crypto.randomUUID(),
-      userOid,
-      expenseOid: request.oid,
-      cardOid: request.oid,
-      cardId: request.id,
-      cardToken: a.cardToken,
-      authorizationId: a.id,
-      ...issuerPart(a),
-      transactionType: a.kind === "refund" ? "Refund" : "Purchase",
-      createdAt: a.createdAt,
-      updatedAt: now,
-      merchantname: a.merchant.name,
-      merchantcity: a.merchant.city,
-      merchantcountry: a.merchant.country,
-      mcc: a.merchant.mcc,
-      pricingCurrency: a.currency,
-      originalCurrency: a.merchantCurrency,
-      rate: a.fx?.rate ?? null,
-      originalPurpose: request.purpose,
-      ...unaccounted(),
-    };
+    const t = newTransaction(request, a, now);
     const op = kv.atomic().check(link);
     transactions.put(op, t);
     transactions.link(op, t);

@@ -32,6 +32,12 @@ import { benchUploadLoad } from "./upload_load.ts";
 import { seedRequests } from "./seed.ts";
 import { benchWire } from "./wire.ts";
 
+// `deno task bench scale`: the scale organisation's curves (org_scale/main.ts) and nothing else.
+if (Deno.args[0] === "scale") {
+  await import("./org_scale/main.ts");
+  Deno.exit(0);
+}
+
 const root = new URL("../../", import.meta.url).pathname;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const line = (name: string, value: string, budget = "") =>
