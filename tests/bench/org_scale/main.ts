@@ -134,7 +134,11 @@ for (const store of stores) {
       log(`${name}: ${n} transactions`);
       const f: Figures = await measureAll(api, log);
       (curves[name] ??= {})[String(n)] = f;
-      await Deno.writeTextFile(jsonFile, JSON.stringify(curves, null, 1) + "\n");
+      await Deno.writeTextFile(
+        jsonFile,
+        JSON.stringify(curves, (_, v) => typeof v === "number" ? Math.round(v * 100) / 100 : v, 2) +
+          "\n",
+      );
     }
   } finally {
     await api.close();
