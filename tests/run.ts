@@ -113,6 +113,7 @@ const pgEnv: Record<string, string> = asked ? {} : { QCARD_TEST_PG_URL: await pg
  * (jobs_crash).
  */
 const PG_SUITES = [
+  "scale_reads",
   "session_activation",
   "session_confirm",
   "session_pin",

@@ -310,7 +310,7 @@ export async function closeCardOf(deps: Deps, r: RequestRecord): Promise<IssuedC
 
 /**
  * spec §2 Wallet: each row of a card that is not closed carries what is left on it (the
- * issuer holds the balance, so it is asked once per open card of the list). A closed card,
+ * issuer holds the balance: it is asked once for all the open cards of the list). A closed card,
  * or one the issuer does not answer for, gets null: the row then shows no spendable amount.
  */
 export async function withCardAmounts(
@@ -323,18 +323,19 @@ export async function withCardAmounts(
   const recs = known ?? await deps.store.requests.byUser(user.oid);
   const open = recs.filter((r) => r.hasCard && r.openCard && r.card);
   if (!open.length) return rows;
-  const left = new Map<string, number | null>(
-    await Promise.all(open.map(async (r): Promise<[string, number | null]> => {
-      try {
-        const card = await deps.issuer.getCard(r.card!.token);
-        return [
-          r.oid,
-          card && card.status !== "closed" ? fromMinor(card.amountAvailable, card.currency) : null,
-        ];
-      } catch {
-        return [r.oid, null];
-      }
-    })),
-  );
+  // One call to the issuer for every open card of the list.
+  let cards: (IssuedCard | null)[];
+  try {
+    cards = await deps.issuer.getCards(open.map((r) => r.card!.token));
+  } catch {
+    cards = open.map(() => null);
+  }
+  const left = new Map<string, number | null>(open.map((r, i) => {
+    const card = cards[i];
+    return [
+      r.oid,
+      card && card.status !== "closed" ? fromMinor(card.amountAvailable, card.currency) : null,
+    ];
+  }));
   return rows.map((r) => left.has(r.oid) ? { ...r, cardAvailable: left.get(r.oid) } : r);
 }

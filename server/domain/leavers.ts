@@ -99,7 +99,7 @@ async function votesOf(deps: Deps, user: User, leaving: ReadonlySet<string>) {
   }
   const rerouted: string[] = [];
   const stranded: StrandedLevel[] = [];
-  for (const a of await deps.store.approvals.byTeams(reach)) {
+  for (const a of await deps.store.approvals.openByTeams(reach)) {
     const open = a.statusCode === "new" ? a.levels.find((l) => l.statusCode === "open") : null;
     if (!open || a.authorOid === user.oid || !roleIn(user, open.teamOids, teams)) continue;
     if (votedOrBarred(a, user.oid, open.level)) continue;

@@ -6,6 +6,7 @@ import type {
 import { splitAmount } from "../../client/shared/money.ts";
 import { notFound } from "../errors.ts";
 import type { Deps } from "./env.ts";
+import { membersOf } from "../store/org_cache.ts";
 import type { OrgType } from "../store/org.ts";
 import type { RequestRecord } from "../store/requests.ts";
 import type { PollLevelRecord } from "../store/approvals.ts";
@@ -99,8 +100,9 @@ export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<Appro
     const type = await typeOf(deps, r.typeOid);
     if (type) levels = policyLevels(type, r.amount);
   }
-  const users = await deps.store.users.all();
-  const byOid = new Map(users.map((u) => [u.oid, u]));
+  // The organisation's kept snapshot: members by team, people by oid (no scan of everyone).
+  const snap = await deps.store.orgCache.snapshot();
+  const byOid = snap.users;
   const out: ApprovalTeam[] = [];
   for (const l of levels) {
     const votes = a ? a.votes.filter((v) => v.level === l.level) : [];
@@ -109,8 +111,8 @@ export async function approvalTeams(deps: Deps, r: RequestRecord): Promise<Appro
         teamOid,
         teamName: "",
         level: l.level,
-        teamUsers: users
-          .filter((u) => u.isApprover && u.teams.includes(teamOid))
+        teamUsers: membersOf(snap, teamOid)
+          .filter((u) => u.isApprover)
           .map((u) => ({ fname: u.fname, lname: u.lname })),
         levelStatus: a ? l.statusCode ?? null : null,
         decisions: votes.filter((v) => {

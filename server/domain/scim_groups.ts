@@ -163,7 +163,7 @@ export async function patchGroup(deps: Deps, id: string, body: unknown): Promise
 export async function deleteGroup(deps: Deps, id: string): Promise<void> {
   const t = await getGroup(deps, id);
   await setMembers(deps, id, [], (await membersOf(deps, id)).map((u) => u.oid));
-  const open = (await deps.store.approvals.byTeams([id])).some((a) => a.statusCode === "new");
+  const open = (await deps.store.approvals.openByTeams([id])).length > 0;
   const op = bumpOrg(deps.store.kv.atomic()).delete(["team", id]);
   if (open) op.set([ARCHIVED, "team", id], t);
   await op.commit();

@@ -133,6 +133,13 @@ export interface Issuer {
   getCard(token: string): Promise<IssuedCard | null>;
 
   /**
+   * Several masked cards in one call, in the order asked (null for an unknown token): the
+   * wallet's balances in one round trip to the issuer, not one per card (Stripe's and
+   * Lithic's list calls; the simulator reads them ten keys at a time).
+   */
+  getCards(tokens: readonly string[]): Promise<(IssuedCard | null)[]>;
+
+  /**
    * Funds the budget lines dated on or before `today` (YYYY-MM-DD) that are not funded yet.
    * Idempotent; a closed card is answered unchanged (closed cards take no money).
    */

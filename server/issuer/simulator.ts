@@ -207,6 +207,23 @@ export class IssuerSimulator implements Issuer {
     return e.value ? toView(e.value) : null;
   }
 
+  async getCards(tokens: readonly string[]): Promise<(IssuedCard | null)[]> {
+    const parts: Promise<(IssuedCard | null)[]>[] = [];
+    for (let i = 0; i < tokens.length; i += 10) {
+      const part = tokens.slice(i, i + 10);
+      const keys = part.filter(isToken).map(K.card);
+      parts.push(
+        this.#kv.getMany<CardRecord[]>(keys).then((es) => {
+          const found = new Map(
+            es.flatMap((e) => e.value ? [[e.value.token, toView(e.value)]] : []),
+          );
+          return part.map((t) => found.get(t) ?? null);
+        }),
+      );
+    }
+    return (await Promise.all(parts)).flat();
+  }
+
   /**
    * Applies `change` to the card with a version check, retried when another write got in
    * first; `change` answers null for "nothing to do" and throws to refuse. Keeps the due index

@@ -13,7 +13,7 @@ import type { DomainEvent } from "../domain/events.ts";
 import { approvalFlags } from "../domain/approval_rules.ts";
 import type { Deps } from "../domain/env.ts";
 import { pickLocale, translate } from "../i18n.ts";
-import type { Team } from "../store/org.ts";
+import { membersOf } from "../store/org_cache.ts";
 import type { TransactionRecord } from "../store/transactions.ts";
 import type { User } from "../store/users.ts";
 import type { Urgency } from "./send.ts";
@@ -91,9 +91,16 @@ async function approvalOpened(deps: Deps, approvalOid: string, level: number) {
   // Decided or reissued before we got here: the level is no longer waiting for anyone.
   const open = a?.levels.find((l) => l.statusCode === "open");
   if (!a || a.statusCode !== "new" || open?.level !== level) return [];
-  const teams = new Map((await deps.store.org.list<Team>("team")).map((t) => [t.oid, t]));
-  const users = await deps.store.users.all();
-  const author = users.find((u) => u.oid === a.authorOid);
+  // The kept organisation: only the members of the approval's teams (and of the teams that
+  // delegate to them) may decide, so only they are looked at.
+  const snap = await deps.store.orgCache.snapshot();
+  const teams = snap.teams;
+  const named = new Set(a.levels.flatMap((l) => l.teamOids));
+  for (const t of teams.values()) {
+    if (t.delegatingTeamOid && named.has(t.oid)) named.add(t.delegatingTeamOid);
+  }
+  const users = [...new Set([...named].flatMap((t) => membersOf(snap, t)))];
+  const author = snap.users.get(a.authorOid);
   const r = (await deps.store.requests.get(a.authorOid, a.requestOid)).value;
   const out: Notice[] = [];
   for (const u of users) {

@@ -11,7 +11,8 @@ const MARK = "push_overdue";
 /**
  * Receipts that became overdue (spec §5: captured purchases without receipts past the
  * organisation's delay) are pushed once per transaction to the card's author. Time-based,
- * so checked periodically (startPush); only users with a push subscription are looked at.
+ * so checked periodically (the scheduler); only the receipts that fell due lately are read
+ * (the missing-receipt index), and only users with a push subscription are told.
  * The ["push_overdue", txOid] mark and the push jobs are one atomic write checked against
  * the mark's absence: several processes checking at once still notify once. Returns how
  * many transactions were announced.
@@ -21,17 +22,22 @@ export async function checkOverdue(deps: Deps): Promise<number> {
   const now = deps.now();
   const days = await overdueDays(deps);
   let announced = 0;
-  for (const userOid of await store.pushSubs.users()) {
+  // Captured between WINDOW + days and days ago: the receipts that became overdue lately (the
+  // missing-receipt index, not everyone's transactions).
+  const last = now - days * 86_400_000;
+  const missing = await store.transactions.missingByUser(last - OVERDUE_WINDOW_MS, last + 1);
+  for (const [userOid, list] of missing) {
+    const subs = await store.pushSubs.forUser(userOid);
+    if (!subs.length) continue;
     const user = await store.users.get(userOid);
     if (!user) continue;
-    const due = (await store.transactions.byUser(userOid)).flatMap((t) => {
+    const due = list.flatMap((t) => {
       if (!needsReceipt(t) || t.capturedAt === null) return [];
       const at = receiptDueAt(t.capturedAt, days);
       return at <= now && at > now - OVERDUE_WINDOW_MS ? [{ t, at }] : [];
     });
     if (!due.length) continue;
     const marks = await getManyIn(store.kv, due.map(({ t }) => [MARK, t.oid]));
-    const subs = await store.pushSubs.forUser(userOid);
     for (const [i, { t, at }] of due.entries()) {
       if (marks[i].value !== null) continue;
       const n = await overdueNotice(user, t, at);

@@ -63,15 +63,20 @@ export async function pushReminders(deps: Deps): Promise<number> {
   const now = deps.now();
   const hours = deps.config.RECEIPT_REMINDER_HOURS;
   let sent = 0;
-  for (const userOid of await store.pushSubs.users()) {
-    const due = (await store.transactions.byUser(userOid)).filter((t) => {
+  // Captured between WINDOW + hours and hours ago: what falls due now (the missing-receipt
+  // index, not everyone's transactions).
+  const last = now - hours * HOUR;
+  const missing = await store.transactions.missingByUser(last - REMINDER_WINDOW_MS, last + 1);
+  for (const [userOid, list] of missing) {
+    const due = list.filter((t) => {
       const at = reminderDueAt(t, hours, now);
       return at !== null && at > now - REMINDER_WINDOW_MS;
     });
     if (!due.length) continue;
-    const user = await store.users.get(userOid);
     const subs = await store.pushSubs.forUser(userOid);
-    if (!user || !subs.length) continue;
+    if (!subs.length) continue;
+    const user = await store.users.get(userOid);
+    if (!user) continue;
     const locale = pickLocale(user.locale);
     const tr = await translate(locale);
     for (const t of due) {
@@ -134,11 +139,15 @@ export async function sendDigests(deps: Deps): Promise<number> {
   const week = isoWeek(now);
   const hours = deps.config.RECEIPT_REMINDER_HOURS;
   let sent = 0;
-  for (const user of await store.users.all()) {
-    const items = (await store.transactions.byUser(user.oid))
+  // Every purchase whose reminder fell due, whenever: the missing-receipt index up to then.
+  const missing = await store.transactions.missingByUser(0, now - hours * HOUR + 1);
+  for (const [userOid, list] of missing) {
+    const items = list
       .filter((t) => reminderDueAt(t, hours, now) !== null)
       .sort((a, b) => a.createdAt - b.createdAt);
     if (!items.length) continue;
+    const user = await store.users.get(userOid);
+    if (!user) continue;
     const key = [DIGEST_MARK, user.oid, week];
     const mark = await store.kv.get(key);
     if (mark.value !== null) continue;

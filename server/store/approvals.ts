@@ -1,6 +1,7 @@
 import { noteChange, teamChannel, userChannel } from "./changes.ts";
 import { keepBounded } from "./bounded.ts";
 import { ORG_VERSION } from "./org_version.ts";
+import { writeInBatches } from "./kv.ts";
 /**
  * An approval request (spec §3), opened when a request is submitted. The voting itself
  * (votes, levels opening one after another) is the approval workflow's; this repository
@@ -49,6 +50,11 @@ export interface ApprovalRecord {
 
 /** Approvals whose request this process remembers (about 100 bytes each). */
 const MAX_LINKS = 50_000;
+/** ["approval_team_at", team, createdAt, oid]: a team's approvals, oldest first. */
+const BY_TEAM_AT = "approval_team_at";
+/** ["approval_team_open", team, oid]: a team's open approvals (status new). */
+const OPEN_BY_TEAM = "approval_team_open";
+const TEAM_INDEXES_READY: Deno.KvKey = ["approval_team_ready"];
 
 export class ApprovalRepo {
   /**
@@ -112,13 +118,23 @@ export class ApprovalRepo {
     this.remember(a);
     op.set(["approval", a.oid], a).set(["approval_by_request", a.requestOid, a.oid], a.oid);
     const teams = new Set(a.levels.flatMap((l) => l.teamOids));
-    for (const team of teams) op.set(["approval_by_team", team, a.oid], a.oid);
+    for (const team of teams) {
+      op.set(["approval_by_team", team, a.oid], a.oid);
+      // The approvers' list reads these two (listRecent): what is open, and the newest first.
+      op.set([BY_TEAM_AT, team, a.createdAt, a.oid], a.oid);
+      if (a.statusCode === "new") op.set([OPEN_BY_TEAM, team, a.oid], a.oid);
+      else op.delete([OPEN_BY_TEAM, team, a.oid]);
+    }
     // Its approvers' lists (by team) and the requester's view of its levels.
     noteChange(op, [...[...teams].map(teamChannel), userChannel(a.authorOid)], "approval", a.oid);
     return op;
   }
 
-  /** Approvals with a level for one of these teams. */
+  /**
+   * Every approval ever of these teams (whole history: an index walk and one read each). For
+   * tools and tests; the approvers' list and the leavers' rerouting read listRecent and
+   * openByTeams, whose cost does not grow with the teams' history.
+   */
   async byTeams(teamOids: Iterable<string>): Promise<ApprovalRecord[]> {
     const oids = new Set<string>();
     for (const team of teamOids) {
@@ -126,12 +142,82 @@ export class ApprovalRepo {
         oids.add(e.value);
       }
     }
+    return await this.getAll(oids);
+  }
+
+  /** The open approvals (status new) of these teams. */
+  async openByTeams(teamOids: Iterable<string>): Promise<ApprovalRecord[]> {
+    await this.backfill();
+    const oids = new Set<string>();
+    for (const team of teamOids) {
+      for await (const e of this.kv.list<string>({ prefix: [OPEN_BY_TEAM, team] })) {
+        oids.add(e.value);
+      }
+    }
+    return (await this.getAll(oids)).filter((a) => a.statusCode === "new");
+  }
+
+  /**
+   * What an approver's list shows (spec §7 pwalistrequests): every open approval of these
+   * teams, and of their history the `history` newest per team. Reads in proportion to the open
+   * ones and `history`, not to the teams' whole past.
+   */
+  async listRecent(teamOids: Iterable<string>, history: number): Promise<ApprovalRecord[]> {
+    await this.backfill();
+    const oids = new Set<string>();
+    for (const team of teamOids) {
+      for await (const e of this.kv.list<string>({ prefix: [OPEN_BY_TEAM, team] })) {
+        oids.add(e.value);
+      }
+      const recent = this.kv.list<string>({ prefix: [BY_TEAM_AT, team] }, {
+        reverse: true,
+        limit: history,
+        batchSize: Math.min(history, 500),
+      });
+      for await (const e of recent) oids.add(e.value);
+    }
+    return await this.getAll(oids);
+  }
+
+  /** Approvals by oid, ten keys per read (Deno KV's getMany limit), in parallel. */
+  private async getAll(oids: Iterable<string>): Promise<ApprovalRecord[]> {
+    const keys = [...oids].map((oid) => this.key(oid));
+    const parts: Promise<Deno.KvEntryMaybe<ApprovalRecord>[]>[] = [];
+    for (let i = 0; i < keys.length; i += 10) {
+      parts.push(this.kv.getMany<ApprovalRecord[]>(keys.slice(i, i + 10)));
+    }
     const out: ApprovalRecord[] = [];
-    for (const oid of oids) {
-      const a = (await this.get(oid)).value;
-      if (a) out.push(a);
+    for (const part of await Promise.all(parts)) {
+      for (const e of part) {
+        if (e.value) {
+          this.remember(e.value);
+          out.push(e.value);
+        }
+      }
     }
     return out;
+  }
+
+  #ready = false;
+  /**
+   * The open and time-ordered team indexes of approvals written before they existed, once per
+   * store (a marker key says it is done).
+   */
+  private async backfill(): Promise<void> {
+    if (this.#ready) return;
+    if ((await this.kv.get(TEAM_INDEXES_READY)).value) {
+      this.#ready = true;
+      return;
+    }
+    const all = this.kv.list<ApprovalRecord>({ prefix: ["approval"] }, { batchSize: 500 });
+    await writeInBatches(this.kv, all, (op, { value: a }) => {
+      for (const team of new Set(a.levels.flatMap((l) => l.teamOids))) {
+        op.set([BY_TEAM_AT, team, a.createdAt, a.oid], a.oid);
+        if (a.statusCode === "new") op.set([OPEN_BY_TEAM, team, a.oid], a.oid);
+      }
+    }, 100);
+    await this.kv.set(TEAM_INDEXES_READY, true);
+    this.#ready = true;
   }
 
   async byRequest(requestOid: string): Promise<ApprovalRecord[]> {

@@ -9,7 +9,13 @@ export interface OrgSnapshot {
   users: ReadonlyMap<string, Readonly<User>>;
   types: ReadonlyMap<string, Readonly<OrgType>>;
   accounts: ReadonlyMap<string, Readonly<OrgAccount>>;
+  /** Each team's members (people still in it), from `users`: read by team, not by scanning. */
+  members: ReadonlyMap<string, readonly Readonly<User>[]>;
 }
+
+/** The members of `team` in a snapshot (none when it has none). */
+export const membersOf = (snap: OrgSnapshot, team: string): readonly Readonly<User>[] =>
+  snap.members.get(team) ?? [];
 
 /**
  * The organisation kept in memory behind ORG_VERSION (like list_cache.ts for users' lists):
@@ -41,7 +47,11 @@ export class OrgCache {
       byOid<OrgType>("rtype"),
       byOid<OrgAccount>("account"),
     ]);
-    const snap = { teams, users, types, accounts };
+    const members = new Map<string, Readonly<User>[]>();
+    for (const u of users.values()) {
+      for (const t of u.teams) members.set(t, [...members.get(t) ?? [], u]);
+    }
+    const snap = { teams, users, types, accounts, members };
     let stamp = version.versionstamp;
     if (!stamp) {
       // A store written before the version existed: created, checked absent (a write since

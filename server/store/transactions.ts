@@ -1,5 +1,5 @@
 import { noteChange, userChannel } from "./changes.ts";
-import type { DeclarationState } from "../../client/shared/transaction_rules.ts";
+import { type DeclarationState, needsReceipt } from "../../client/shared/transaction_rules.ts";
 import { ListCache } from "./list_cache.ts";
 import { writeInBatches } from "./kv.ts";
 
@@ -141,6 +141,12 @@ export function noVatLines(): TransactionRecord["vat"] {
   };
 }
 
+/** ["transaction_missing", capturedAt, oid] → userOid: see TransactionRepo.put. */
+export const MISSING = ["transaction_missing"] as const;
+
+/** Whether a transaction is in the missing-receipt index: a live purchase needing one. */
+const missingReceipt = (t: TransactionRecord) => !t.movedToOid && needsReceipt(t);
+
 /** ["transaction_booked", bookedAt, oid] → userOid: see TransactionRepo.put. */
 export const BOOKED = ["transaction_booked"] as const;
 
@@ -222,8 +228,66 @@ export class TransactionRepo {
       if (t.movedToOid) op.delete(key);
       else op.set(key, t.userOid);
     }
+    // The receipt sweeps' index (server/reminders, server/push/overdue.ts): the purchases still
+    // missing a receipt, by capture time. Sweeps read the time range that falls due, not the
+    // organisation's transactions.
+    if (t.capturedAt !== null) {
+      const key = [...MISSING, t.capturedAt, t.oid];
+      if (missingReceipt(t)) op.set(key, t.userOid);
+      else op.delete(key);
+    }
     noteChange(op, [userChannel(t.userOid)], "transaction", t.oid);
     return this.#lists.bump(op, t.userOid);
+  }
+
+  /**
+   * The live purchases missing a receipt captured in [from, to), oldest first: their owner
+   * and oid (the record is read by key). A sweep's reads follow what falls due.
+   */
+  async *missingReceipts(from: number, to: number): AsyncIterable<AuthRef> {
+    await this.#backfillMissing();
+    const it = this.kv.list<string>(
+      { start: [...MISSING, Math.max(0, from)], end: [...MISSING, to] },
+      { batchSize: 500 },
+    );
+    for await (const e of it) yield { userOid: e.value, oid: String(e.key[2]) };
+  }
+
+  /** The records of `refs` (ten keys per read), those that exist, in the order given. */
+  async getAll(refs: readonly AuthRef[]): Promise<TransactionRecord[]> {
+    const parts: Promise<Deno.KvEntryMaybe<TransactionRecord>[]>[] = [];
+    for (let i = 0; i < refs.length; i += 10) {
+      const keys = refs.slice(i, i + 10).map((r) => this.key(r.userOid, r.oid));
+      parts.push(this.kv.getMany<TransactionRecord[]>(keys));
+    }
+    return (await Promise.all(parts)).flat().flatMap((e) => e.value ? [e.value] : []);
+  }
+
+  /** missingReceipts grouped by owner: the records, read by key. */
+  async missingByUser(from: number, to: number): Promise<Map<string, TransactionRecord[]>> {
+    const refs = new Map<string, AuthRef[]>();
+    for await (const r of this.missingReceipts(from, to)) {
+      refs.set(r.userOid, [...refs.get(r.userOid) ?? [], r]);
+    }
+    const out = new Map<string, TransactionRecord[]>();
+    for (const [user, list] of refs) out.set(user, await this.getAll(list));
+    return out;
+  }
+
+  #missingReady = false;
+  /** The missing-receipt index of transactions written before it existed, once per store. */
+  async #backfillMissing(): Promise<void> {
+    if (this.#missingReady) return;
+    const done = ["transaction_missing_ready"];
+    if (!(await this.kv.get(done)).value) {
+      const all = this.kv.list<TransactionRecord>({ prefix: ["transaction"] }, { batchSize: 500 });
+      await writeInBatches(this.kv, all, (op, { value: t }) => {
+        if (t.capturedAt === null || !missingReceipt(t)) return false;
+        op.set([...MISSING, t.capturedAt, t.oid], t.userOid);
+      });
+      await this.kv.set(done, true);
+    }
+    this.#missingReady = true;
   }
 
   /**

@@ -21,7 +21,9 @@ import { type Figures, measureAll } from "./measure.ts";
 import { chartSvg, type Curves, table } from "./chart.ts";
 
 const ROOT = new URL("../../../", import.meta.url).pathname;
-const CACHE = `${ROOT}.bench-cache`;
+/** Where the stores are kept between runs (QCARD_SCALE_CACHE: another place, a fresh start). */
+const CACHE = Deno.env.get("QCARD_SCALE_CACHE") ?? `${ROOT}.bench-cache`;
+const SCHEMA = Deno.env.get("QCARD_SCALE_SCHEMA") ?? "qcard_scale";
 const PG_DIR = "/var/tmp/qcard-scale-pg";
 const PG_PORT = 54329;
 const log = (s: string) => console.log(s);
@@ -42,7 +44,7 @@ async function sh(cmd: string, args: string[], asPg: boolean) {
   return await new Deno.Command(c, { args: a, stdout: "piped", stderr: "piped" }).output();
 }
 
-/** The cached cluster's URL (DATABASE_URL when set), schema qcard_scale created. */
+/** The cached cluster's URL (DATABASE_URL when set), its schema (SCHEMA) created. */
 async function pgUrl(): Promise<string> {
   let base = Deno.env.get("DATABASE_URL");
   if (!base) {
@@ -83,10 +85,10 @@ async function pgUrl(): Promise<string> {
     base = `postgres://postgres@127.0.0.1:${PG_PORT}/postgres`;
   }
   const sql = postgres(base, { max: 1, onnotice: () => {} });
-  await sql`CREATE SCHEMA IF NOT EXISTS qcard_scale`;
+  await sql`CREATE SCHEMA IF NOT EXISTS ${sql(SCHEMA)}`;
   await sql.end();
   const u = new URL(base);
-  u.searchParams.set("search_path", "qcard_scale");
+  u.searchParams.set("search_path", SCHEMA);
   return u.toString();
 }
 
