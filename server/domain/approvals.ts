@@ -179,11 +179,7 @@ async function visible(deps: Deps, user: User, oid: string, ctx: Context) {
   return entry;
 }
 
-/**
- * Of a team's decided approvals, the approvers' list shows the newest this many (every open one
- * always): the list costs what the approver's own work costs, not the team's whole history
- * (docs/spec-differences.md).
- */
+/** Of a team's decided approvals, the approvers' list shows the newest this many (spec-differences). */
 export const APPROVAL_HISTORY = 500;
 
 /** spec §7 pwalistrequests: the approvals of the caller's teams, newest first. */
@@ -194,16 +190,8 @@ export async function listApprovals(deps: Deps, user: User): Promise<ApprovalRow
     APPROVAL_HISTORY,
   )).filter((a) => a.authorOid !== user.oid);
   list.sort((a, b) => b.createdAt - a.createdAt);
-  // Their requests, ten keys per read, in parallel.
-  const keys = list.map((a) => deps.store.requests.key(a.authorOid, a.requestOid));
-  const parts: Promise<Deno.KvEntryMaybe<RequestRecord>[]>[] = [];
-  for (let i = 0; i < keys.length; i += 10) {
-    parts.push(deps.store.kv.getMany<RequestRecord[]>(keys.slice(i, i + 10)));
-  }
-  const requests = (await Promise.all(parts)).flat();
-  return list.map((a, i) =>
-    toRow(a, requests[i].value, ctx.types.get(a.typeOid) ?? null, user, ctx)
-  );
+  const requests = await deps.store.requests.getAll(list.map((a) => [a.authorOid, a.requestOid]));
+  return list.map((a, i) => toRow(a, requests[i], ctx.types.get(a.typeOid) ?? null, user, ctx));
 }
 
 export async function approvalDetails(deps: Deps, user: User, oid: string) {

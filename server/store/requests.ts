@@ -103,6 +103,16 @@ export class RequestRepo {
     return await this.kv.get<RequestRecord>(this.key(authorOid, oid));
   }
 
+  /** Requests by [author, oid], ten keys per read in parallel; null where there is none. */
+  async getAll(refs: readonly [string, string][]): Promise<(RequestRecord | null)[]> {
+    const parts: Promise<Deno.KvEntryMaybe<RequestRecord>[]>[] = [];
+    for (let i = 0; i < refs.length; i += 10) {
+      const keys = refs.slice(i, i + 10).map(([author, oid]) => this.key(author, oid));
+      parts.push(this.kv.getMany<RequestRecord[]>(keys));
+    }
+    return (await Promise.all(parts)).flat().map((e) => e.value);
+  }
+
   async owner(oid: string): Promise<string | null> {
     return (await this.kv.get<string>(["request_owner", oid])).value;
   }
