@@ -258,22 +258,28 @@ function parseArgs(args: string[]): BuildOptions {
     if (arg === "--react") flavour = "react";
     else if (arg === "--preact") flavour = "preact";
     else if (arg === "--no-minify") minify = false;
+    else if (arg === "--serve") continue; // read below
     else if (arg === "--out" && args[i + 1]) outDir = args[++i];
     else if (arg.startsWith("--out=")) outDir = arg.slice("--out=".length);
     else {throw new Error(
-        `unknown argument ${arg}; usage: build.ts [--react] [--out DIR] [--no-minify]`,
+        `unknown argument ${arg}; usage: build.ts [--react] [--out DIR] [--no-minify] [--serve]`,
       );}
   }
   return { flavour, outDir: outDir ?? defaultOutDir(flavour), minify };
 }
 
 if (import.meta.main) {
+  let built = false;
   try {
     console.log(formatReport(await build(parseArgs(Deno.args))));
+    built = true;
   } catch (e) {
     console.error(e instanceof Error ? e.message : e);
     Deno.exitCode = 1;
   } finally {
     await esbuild.stop();
   }
+  // `deno task dev`: build (unminified), then serve in this process; `--watch` restarts it on
+  // any change under client/, server/ or static/, which builds again.
+  if (built && Deno.args.includes("--serve")) await import("./main.ts");
 }
