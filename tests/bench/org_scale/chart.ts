@@ -24,7 +24,7 @@ const COLORS = [
 
 export function chartSvg(curves: Curves, title: string): string {
   const stores = Object.keys(curves);
-  const W = 560, H = 420, M = { l: 60, r: 210, t: 40, b: 50 };
+  const W = 580, H = 420, M = { l: 78, r: 210, t: 40, b: 50 };
   const pw = W - M.l - M.r, ph = H - M.t - M.b;
   const parts: string[] = [];
   const esc = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;");
