@@ -124,16 +124,23 @@ export async function* exportItems(
   const done = new Map<string, boolean>();
   let page: { at: number; oid: string; userOid: string }[] = [];
   const flush = async function* () {
+    // The page's records, its requests and holders not yet kept: ten keys per read, the reads
+    // of a page in parallel (a page is at most PAGE transactions: memory stays bounded).
     const keys = page.map((e) => deps.store.transactions.key(e.userOid, e.oid));
-    const txs: (TransactionRecord | null)[] = [];
-    for (let i = 0; i < keys.length; i += 10) {
-      for (const e of await kv.getMany<TransactionRecord[]>(keys.slice(i, i + 10))) {
-        txs.push(e.value ?? null);
-      }
-    }
+    const txs = (await manyOf<TransactionRecord>(kv, keys)).map((e) => e.value ?? null);
     const live = txs.filter((t, i): t is TransactionRecord =>
       !!t && !t.movedToOid && bookedAt(t) === page[i].at
     );
+    const missing = [...new Set(live.map((t) => `${t.userOid}/${t.expenseOid}`))]
+      .filter((rk) => !requests.has(rk));
+    const found = await manyOf<RequestRecord>(
+      kv,
+      missing.map((rk) => deps.store.requests.key(...(rk.split("/") as [string, string]))),
+    );
+    missing.forEach((rk, i) => keepBounded(requests, rk, found[i].value ?? null, CACHE));
+    const holders = [...new Set(live.map((t) => t.userOid))].filter((u) => !users.has(u));
+    const people = await manyOf<User>(kv, holders.map((u) => ["user", u]));
+    holders.forEach((u, i) => keepBounded(users, u, people[i].value ?? null, CACHE));
     const picked: {
       t: TransactionRecord;
       request: RequestRecord | null;
@@ -161,6 +168,10 @@ export async function* exportItems(
       await deps.store.exports.lastOf(picked.map((x) => x.t.authorizationId)),
       done,
     );
+    // Each transaction's documents: one list each, the page's lists in parallel.
+    const allDocs = await Promise.all(
+      picked.map(({ t }) => deps.store.documents.byTransaction(t.userOid, t.authorizationId)),
+    );
     for (const [i, { t, request, account }] of picked.entries()) {
       let u = users.get(t.userOid);
       if (u === undefined) {
@@ -168,8 +179,7 @@ export async function* exportItems(
         keepBounded(users, t.userOid, u, CACHE);
       }
       const name = u ? `${u.fname} ${u.lname}`.trim() : t.userOid;
-      const docs = (await deps.store.documents.byTransaction(t.userOid, t.authorizationId))
-        .filter((d) => d.documentType === "receipt" && !d.archive);
+      const docs = allDocs[i].filter((d) => d.documentType === "receipt" && !d.archive);
       const booked = isoDay(bookedAt(t)!);
       const paths = receiptPaths(t, booked, name, docs, p.layout);
       const entry: ExportEntry = {
@@ -194,4 +204,11 @@ export async function* exportItems(
     if (page.length === PAGE) yield* flush();
   }
   if (page.length) yield* flush();
+}
+
+/** kv.getMany over any number of keys: ten per read (its limit), the reads in parallel. */
+async function manyOf<T>(kv: Deno.Kv, keys: Deno.KvKey[]): Promise<Deno.KvEntryMaybe<T>[]> {
+  const parts: Promise<Deno.KvEntryMaybe<T>[]>[] = [];
+  for (let i = 0; i < keys.length; i += 10) parts.push(kv.getMany<T[]>(keys.slice(i, i + 10)));
+  return (await Promise.all(parts)).flat();
 }
