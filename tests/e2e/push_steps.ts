@@ -1,98 +1,15 @@
 /** The push test's instruments: the context's service worker through DevTools, an Android-like page with a stubbed PushManager. */
-import type { BrowserContext, Page, WebWorker } from "puppeteer-core";
+import type { Page } from "puppeteer-core";
 import { click, definePin, type Env, tapDigits, waitText } from "./harness.ts";
 import { named } from "./panels.ts";
+
+// The context's service worker through DevTools, and polling: push_worker.ts's.
+export { serviceWorker, waitFor } from "./push_worker.ts";
 
 export const EMPLOYEE = "employee@demo.example";
 export const PIN = "135790";
 export const ANDROID_UA =
   "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36";
-
-/** The browser context's service worker, driven through the DevTools protocol. */
-export async function serviceWorker(env: Env, ctx: BrowserContext) {
-  // A page of the context that is not the app (the app's windows stay as the test wants them).
-  const holder = await ctx.newPage();
-  const cdp = await holder.createCDPSession();
-  const registered = new Promise<string>((resolve) => {
-    cdp.on("ServiceWorker.workerRegistrationUpdated", (e) => {
-      const r = e.registrations.find((r) => r.scopeURL === `${env.url}/` && !r.isDeleted);
-      if (r) resolve(r.registrationId);
-    });
-  });
-  await cdp.send("ServiceWorker.enable");
-  const registrationId = await registered;
-  const worker = async (): Promise<WebWorker> => {
-    const target = await ctx.waitForTarget((t) =>
-      t.type() === "service_worker" && t.url() === `${env.url}/sw.js`
-    );
-    return (await target.worker())!;
-  };
-  return {
-    holder,
-    /** Delivers a push with this JSON payload, as a push service would. */
-    async deliver(payload: unknown) {
-      await cdp.send("ServiceWorker.deliverPushMessage", {
-        origin: `${env.url}/`,
-        registrationId,
-        data: JSON.stringify(payload),
-      });
-    },
-    /** How many windows of ours the worker sees (a closed page leaves after a moment). */
-    async windows() {
-      return await (await worker()).evaluate(async () => {
-        const sw = self as unknown as {
-          clients: {
-            matchAll(o: { type: string; includeUncontrolled: boolean }): Promise<unknown[]>;
-          };
-        };
-        return (await sw.clients.matchAll({ type: "window", includeUncontrolled: true })).length;
-      });
-    },
-    /** The notifications the worker shows now: title, body, tag, data. */
-    async notifications() {
-      return await (await worker()).evaluate(async () => {
-        const reg = (self as unknown as { registration: ServiceWorkerRegistration }).registration;
-        return (await reg.getNotifications()).map((n) => ({
-          title: n.title,
-          body: n.body,
-          tag: n.tag,
-          data: n.data as { url: string },
-        }));
-      });
-    },
-    /**
-     * Dispatches a click on the notification with this tag to the worker's handler; the URLs
-     * it asked to open in a new window (recorded: see the module's comment).
-     */
-    async click(tag: string): Promise<string[]> {
-      return await (await worker()).evaluate(async (tag) => {
-        // deno-lint-ignore no-explicit-any
-        const sw = self as any;
-        const opened: string[] = [];
-        sw.clients.openWindow = (url: string) => (opened.push(url), Promise.resolve(null));
-        const [n] = await sw.registration.getNotifications({ tag });
-        if (!n) throw new Error(`no notification ${tag}`);
-        let done: Promise<unknown> = Promise.resolve();
-        const e = new sw.NotificationEvent("notificationclick", { notification: n });
-        Object.defineProperty(e, "waitUntil", { value: (p: Promise<unknown>) => (done = p) });
-        sw.dispatchEvent(e);
-        await done;
-        return opened;
-      }, tag);
-    },
-  };
-}
-
-/** Polls `fn` until it gives something: 20 s at most (a loaded 2-core machine needs > 10). */
-export async function waitFor<T>(what: string, fn: () => Promise<T | null | undefined | false>) {
-  const end = Date.now() + 20_000;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 export const openPanels = (p: Page) => p.$$eval(".side-panel.open", (l) => l.length);
 
