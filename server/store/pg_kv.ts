@@ -131,7 +131,9 @@ export class PgKv implements KvBackend {
   #lastSweep = Date.now();
   #outage: Outage;
   #channel: string;
-  #watchers = new Set<(tags: string) => void>();
+  /** Every watcher (a reconnection wakes them all), and the watchers of each key's tag. */
+  #watchers = new Set<() => void>();
+  #byTag = new Map<string, Set<() => void>>();
   #listening: Promise<{ unlisten(): Promise<void> }> | null = null;
   readonly stats: PgKvStats = { tries: 0, retries: 0, gaveUp: 0, blobBatches: 0 };
 
@@ -235,14 +237,18 @@ export class PgKv implements KvBackend {
     const tags = new Set(keys.map(keyTag));
     let pending = true;
     let wake: (() => void) | null = null;
-    const hear = (note: string) => {
-      if (note === "*" || note.split(",").some((t) => tags.has(t))) {
-        pending = true;
-        wake?.();
-      }
+    const hear = () => {
+      pending = true;
+      wake?.();
     };
     const stop = () => wake?.();
+    // Filed by tag: a commit's note wakes the watchers of its keys, whatever the number of
+    // other open watchers (a server with thousands of open change streams).
     this.#watchers.add(hear);
+    for (const t of tags) {
+      const set = this.#byTag.get(t) ?? new Set();
+      this.#byTag.set(t, set.add(hear));
+    }
     signal.addEventListener("abort", stop);
     try {
       await this.#listen();
@@ -255,6 +261,10 @@ export class PgKv implements KvBackend {
       }
     } finally {
       this.#watchers.delete(hear);
+      for (const t of tags) {
+        const set = this.#byTag.get(t);
+        if (set?.delete(hear) && set.size === 0) this.#byTag.delete(t);
+      }
       signal.removeEventListener("abort", stop);
     }
   }
@@ -263,8 +273,13 @@ export class PgKv implements KvBackend {
   #listen(): Promise<unknown> {
     this.#listening ??= this.sql.listen(
       this.#channel,
-      (note) => this.#watchers.forEach((w) => w(note)),
-      () => this.#watchers.forEach((w) => w("*")),
+      (note) => {
+        if (note === "*") return this.#watchers.forEach((w) => w());
+        const woken = new Set<() => void>();
+        for (const t of note.split(",")) for (const w of this.#byTag.get(t) ?? []) woken.add(w);
+        woken.forEach((w) => w());
+      },
+      () => this.#watchers.forEach((w) => w()),
     );
     return this.#listening;
   }
@@ -355,6 +370,7 @@ export class PgKv implements KvBackend {
   async close(timeoutS = 5): Promise<void> {
     this.#outage.close();
     this.#watchers.clear();
+    this.#byTag.clear();
     // The listening connection is postgres.js's own (outside the pool): it would reconnect.
     const listening = this.#listening;
     this.#listening = null;
