@@ -49,7 +49,11 @@ export class OrgCache {
     ]);
     const members = new Map<string, Readonly<User>[]>();
     for (const u of users.values()) {
-      for (const t of u.teams) members.set(t, [...members.get(t) ?? [], u]);
+      for (const t of u.teams) {
+        const list = members.get(t);
+        if (list) list.push(u);
+        else members.set(t, [u]);
+      }
     }
     const snap = { teams, users, types, accounts, members };
     let stamp = version.versionstamp;

@@ -267,7 +267,9 @@ export class TransactionRepo {
   async missingByUser(from: number, to: number): Promise<Map<string, TransactionRecord[]>> {
     const refs = new Map<string, AuthRef[]>();
     for await (const r of this.missingReceipts(from, to)) {
-      refs.set(r.userOid, [...refs.get(r.userOid) ?? [], r]);
+      const list = refs.get(r.userOid);
+      if (list) list.push(r);
+      else refs.set(r.userOid, [r]);
     }
     const out = new Map<string, TransactionRecord[]>();
     for (const [user, list] of refs) out.set(user, await this.getAll(list));
