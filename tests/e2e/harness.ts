@@ -340,33 +340,9 @@ export async function activate(
   page ??= await env.newPage();
   await page.goto(env.url);
   await waitText(page, "Enter the 5-digit code");
-  // A fixture, not the subject: the digits go in through the pad's keyboard listener, which
-  // takes a fraction of the time of 17 taps. The activation and PIN tests tap (tapDigits).
-  await keyDigits(page, await env.latestCode(email));
+  await tapDigits(page, await env.latestCode(email));
   await click(page, "Connect device");
-  await waitText(page, "Choose a 6-digit PIN");
-  await keyDigits(page, pin);
-  await click(page, "OK");
-  await waitText(page, "Enter the PIN again");
-  await keyDigits(page, pin);
-  await click(page, "Save");
+  await definePin(page, pin);
   await page.locator("::-p-aria(Open menu)").wait();
   return page;
-}
-
-/**
- * Types digits on the PIN pad's keyboard listener (client/components/PinPad.tsx): once the
- * pad is enabled and empty, then until it shows them all.
- */
-async function keyDigits(page: Page, digits: string): Promise<void> {
-  await page.waitForFunction(() => {
-    const key = document.querySelector<HTMLButtonElement>(".pin-keys button");
-    return !!key && !key.disabled && document.querySelectorAll(".pin-box.filled").length === 0;
-  });
-  await page.keyboard.type(digits);
-  await page.waitForFunction(
-    (n) => document.querySelectorAll(".pin-box.filled").length >= n,
-    {},
-    digits.length,
-  );
 }
